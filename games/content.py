@@ -1,0 +1,15 @@
+"""Game content loaded from ``seeds/<game>/``: data shipped with the code, read once."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+
+@cache
+def load_seed(game_id: str, name: str) -> Any:
+    """The parsed ``seeds/<game_id>/<name>.json``; cached because content never changes at run time."""
+    text = resources.files("seeds").joinpath(game_id, f"{name}.json").read_text(encoding="utf-8")
+    return json.loads(text)

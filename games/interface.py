@@ -1,0 +1,85 @@
+"""The rules interface every game module implements, and the errors it raises.
+
+A game is a package ``games/<id>/`` whose ``__init__`` exports the names below. It is a pure,
+deterministic decider: plain JSON-compatible data in, plain data out, no I/O, no clock, and no
+randomness but the :class:`games.rng.Rng` it is handed. The platform (``projections``, ``service``,
+``workers``) talks to every game through these names only and never branches on a game id.
+
+``INFO: GameInfo``
+    Static facts: id, names, seat range, rules version.
+``setup(options, seats, rng) -> list[Event]``
+    The opening events. ``seats`` is the number of seats. Raises :class:`InvalidOptions`.
+``decide(state, seat, command, rng) -> list[Event]``
+    Validates ``command`` (a dict with ``type``) for ``seat``; raises :class:`NotYourTurn` or
+    :class:`IllegalMove`. Returns the events that record its effect, every random outcome included.
+``evolve(state, event) -> State``
+    Applies one event to a state (``None`` before the first event); never mutates its input, never
+    draws a random number, never fails on an event that ``setup``/``decide`` produced.
+``legal_actions(state, seat) -> list[Command]``
+    Exactly the command bodies that ``decide`` accepts from ``seat`` now (empty when not its turn).
+``view(state, seat) -> dict``
+    What ``seat`` (``None``: a spectator) may see now. JSON-compatible.
+``redact(state, event, seat) -> Event``
+    ``event`` as ``seat`` may see it while the game, now in ``state``, is running.
+``to_move(state) -> list[int]``
+    The seats that may act now (empty once the game is over).
+``is_over(state) -> bool``
+``score(state) -> Score``
+    ``{"seats": [{"seat": 0, "total": 26, "breakdown": {"part": points, ...}}, ...], "winners": [0]}``
+    where every ``total`` equals the sum of its ``breakdown``.
+``catalog() -> dict``
+    The game's content (cards, tiles...) with localized names, for ``GET /catalog/{game}``.
+``BOTS: dict[str, Bot]``
+    Named bots, ``default`` among them. A bot sees only its own seat's view and legal actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.rng import Rng
+
+#: A stored event: ``{"type": "CardTaken", ...fields}``; JSON-compatible.
+Event = dict[str, Any]
+#: A command body as a client POSTs it: ``{"type": "take", ...fields}``.
+Command = dict[str, Any]
+#: Whatever a game folds its events into; JSON-compatible so it can be snapshotted.
+State = Any
+#: The final result: per-seat totals with their breakdowns, and the winning seats.
+Score = dict[str, Any]
+#: ``bot(view, legal_actions, rng) -> command``: chooses from what its seat may see and do.
+Bot = Callable[[Mapping[str, Any], list[Command], Rng], Command]
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static facts of a game, the same for every match of it."""
+
+    id: str
+    name: str
+    min_seats: int
+    max_seats: int
+    #: Bumped when a rule change would fold stored events differently; snapshots carry it.
+    rules_version: int = 1
+
+
+class GameError(Exception):
+    """A command or option the rules refuse; nothing is appended."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class IllegalMove(GameError):
+    """The command is well formed but the rules forbid it now (HTTP 422)."""
+
+
+class NotYourTurn(GameError):
+    """The seat may not act now (HTTP 409)."""
+
+
+class InvalidOptions(GameError):
+    """The game's options or arrangement are not valid for this game (HTTP 422)."""
