@@ -1,0 +1,69 @@
+"""Where the database is: ``DATABASE_URL``, or else an embedded PostgreSQL kept in the user's data dir.
+
+The embedded server (the ``pgserver`` package) lets ``kotlik up`` run on a machine with no
+PostgreSQL installed; it stops when the last process that opened it exits.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from pathlib import Path
+
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool
+
+
+def data_dir() -> Path:
+    """``KOTLIK_DATA`` or the XDG data home: where the embedded server keeps its files."""
+    configured = os.environ.get("KOTLIK_DATA")
+    if configured:
+        return Path(configured)
+    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(xdg) / "kotlik"
+
+
+@cache
+def embedded_url() -> str:
+    """Start (or join) the embedded server and return its URL."""
+    import pgserver  # imported late: only a machine without DATABASE_URL needs it
+
+    pgdata = data_dir() / "pgdata"
+    pgdata.mkdir(parents=True, exist_ok=True)
+    return str(pgserver.get_server(pgdata, cleanup_mode="stop").get_uri())
+
+
+def database_url() -> str:
+    return os.environ.get("DATABASE_URL") or embedded_url()
+
+
+def sqlalchemy_url(url: str) -> str:
+    """The same database as a SQLAlchemy URL on the psycopg 3 driver (for alembic and kombu)."""
+    scheme, sep, rest = url.partition("://")
+    if scheme in ("postgres", "postgresql"):
+        return f"postgresql+psycopg://{rest}"
+    return url if sep else f"postgresql+psycopg://{url}"
+
+
+def create_pool(url: str | None = None, *, min_size: int = 1, max_size: int = 10) -> ConnectionPool:
+    """A connection pool whose rows are dicts; opened and waited for, so errors surface at start."""
+    pool = ConnectionPool(
+        url or database_url(),
+        min_size=min_size,
+        max_size=max_size,
+        kwargs={"row_factory": dict_row, "autocommit": True},
+        open=False,
+    )
+    pool.open(wait=True, timeout=30)
+    return pool
+
+
+def migrate(url: str | None = None) -> None:
+    """Bring the schema up to the newest alembic revision."""
+    from alembic.config import Config
+
+    from alembic import command
+
+    config = Config(str(Path(__file__).resolve().parent.parent / "alembic.ini"))
+    config.attributes["url"] = sqlalchemy_url(url or database_url())
+    command.upgrade(config, "head")

@@ -1,0 +1,221 @@
+"""The write side: create a game, play a command, let a bot play, score a finished game.
+
+Each is one transaction that appends events and brings the lobby row, seat tokens, snapshots
+and outbox along, so no read model disagrees with the log and no bot turn or scoring is lost to
+a crash between the append and the enqueue.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+from uuid import UUID, uuid4
+
+from psycopg import Connection, errors
+
+import games
+from events import NewEvent, StoredEvent, VersionConflict, append, read
+from events.outbox import enqueue
+from games.interface import Event, GameError, IllegalMove, InvalidOptions
+from games.rng import Rng
+from projections import lobby, tokens
+from projections.fold import PLATFORM, Folded, fold, load, remember
+
+
+class GameOver(GameError):
+    """The game has ended; it takes no more commands (HTTP 409)."""
+
+
+class KeyReused(GameError):
+    """An idempotency key came back with a different command (HTTP 422)."""
+
+
+@dataclass(frozen=True)
+class Created:
+    game: lobby.GameRow
+    #: Bearer tokens of the human seats, shown once.
+    tokens: dict[int, str]
+
+
+@dataclass(frozen=True)
+class Played:
+    version: int
+    events: list[StoredEvent]
+    #: True when an idempotency key matched an earlier command and nothing was appended.
+    replayed: bool = False
+
+
+def create_game(
+    conn: Connection[Any], game_id: str, seats: list[dict[str, Any]], options: dict[str, Any]
+) -> Created:
+    game = games.load(game_id)
+    _check_seats(game, seats)
+    seed = secrets.token_bytes(32)
+    seed_sha256 = hashlib.sha256(seed).hexdigest()
+    opening = game.setup(dict(options), len(seats), Rng(seed, "setup"))
+    new_id = uuid4()
+    seats = [{"seat": i, "name": s["name"], "bot": s.get("bot")} for i, s in enumerate(seats)]
+    created = {
+        "game": game_id,
+        "seats": seats,
+        "options": options,
+        "seed_sha256": seed_sha256,
+        "rules_version": game.INFO.rules_version,
+    }
+    meta = {"rules_version": game.INFO.rules_version}
+    with conn.transaction():
+        lobby.insert(conn, new_id, game_id, game.INFO.rules_version, options, seats, seed, seed_sha256)
+        issued = {s["seat"]: tokens.issue(conn, new_id, s["seat"]) for s in seats if not s["bot"]}
+        stored = append(
+            conn,
+            new_id,
+            0,
+            [NewEvent(f"{PLATFORM}GameCreated", created, meta), *(_new(e, meta) for e in opening)],
+        )
+        after = Folded(fold(game, stored), stored[-1].version)
+        arranged = bool(opening and opening[0].get("arranged"))
+        _project(conn, new_id, game, seats, 0, after, arranged=arranged)
+        return Created(lobby.get(conn, new_id), issued)
+
+
+def play(
+    conn: Connection[Any],
+    game_id: UUID,
+    seat: int,
+    command: dict[str, Any],
+    *,
+    expected_version: int | None = None,
+    command_id: str | None = None,
+    bot: str | None = None,
+) -> Played:
+    """Decide ``command`` for ``seat`` and append what it caused; nothing is written on error."""
+    request_hash = hashlib.sha256(json.dumps([seat, command], sort_keys=True).encode()).hexdigest()
+    if command_id is not None:
+        earlier = _replay(conn, game_id, command_id, request_hash)
+        if earlier is not None:
+            return earlier
+    try:
+        with conn.transaction():
+            row = lobby.get(conn, game_id)
+            game = games.load(row.game)
+            before = load(conn, game_id, game)
+            if expected_version is not None and expected_version != before.version:
+                raise VersionConflict(game_id, expected_version, before.version)
+            if row.over or game.is_over(before.state):
+                raise GameOver("the game is over")
+            decided = game.decide(before.state, seat, command, Rng(row.seed, f"v{before.version}"))
+            if not decided:
+                raise IllegalMove("that command changes nothing")
+            meta = {
+                "seat": seat,
+                "command": command.get("type"),
+                "command_id": command_id,
+                "bot": bot,
+                "rules_version": game.INFO.rules_version,
+            }
+            stored = append(conn, game_id, before.version, [_new(e, meta) for e in decided])
+            after = Folded(fold(game, stored, before.state), stored[-1].version)
+            _project(conn, game_id, game, row.seats, before.version, after)
+            if command_id is not None:
+                conn.execute(
+                    "INSERT INTO commands (game_id, command_id, request_hash, seat, first_version, "
+                    "last_version) VALUES (%s, %s, %s, %s, %s, %s)",
+                    (game_id, command_id, request_hash, seat, stored[0].version, after.version),
+                )
+    except errors.UniqueViolation:
+        earlier = _replay(conn, game_id, command_id, request_hash) if command_id else None
+        if earlier is None:
+            raise
+        return earlier
+    return Played(after.version, stored)
+
+
+def play_bot(conn: Connection[Any], game_id: UUID, seat: int, expected: int) -> Played | None:
+    """Let the bot at ``seat`` move if the game is still at ``expected``; else do nothing.
+
+    The bot sees only its seat's view and legal actions. Its rng is labelled by the version, so a
+    redelivered task chooses the same command and the append at ``expected`` can succeed once.
+    """
+    row = lobby.get(conn, game_id)
+    name = row.seats[seat]["bot"]
+    if row.version != expected or row.over or seat not in row.to_move or not name:
+        return None
+    game = games.load(row.game)
+    state = load(conn, game_id, game).state
+    actions = game.legal_actions(state, seat)
+    command = game.BOTS[name](game.view(state, seat), actions, Rng(row.seed, f"bot:v{expected}"))
+    try:
+        return play(conn, game_id, seat, command, expected_version=expected, bot=name)
+    except VersionConflict:
+        return None
+
+
+def score_game(conn: Connection[Any], game_id: UUID, expected: int) -> dict[str, Any] | None:
+    """Write the final breakdown of a game that has ended, once; reveal its seed."""
+    with conn.transaction():
+        row = lobby.get(conn, game_id, lock=True)
+        if row.status != "scoring" or row.version != expected:
+            return None
+        game = games.load(row.game)
+        folded = load(conn, game_id, game)
+        result = game.score(folded.state)
+        meta = {"rules_version": game.INFO.rules_version}
+        scored = NewEvent(f"{PLATFORM}GameScored", {"score": result, "seed": row.seed.hex()}, meta)
+        stored = append(conn, game_id, folded.version, [scored])
+        lobby.finish(conn, game_id, stored[-1].version, result)
+        return dict(result)
+
+
+def _check_seats(game: ModuleType, seats: list[dict[str, Any]]) -> None:
+    info = game.INFO
+    if not info.min_seats <= len(seats) <= info.max_seats:
+        raise InvalidOptions(f"{info.id} takes {info.min_seats} to {info.max_seats} seats, not {len(seats)}")
+    for seat in seats:
+        bot = seat.get("bot")
+        if bot is not None and bot not in game.BOTS:
+            raise InvalidOptions(f"no bot {bot!r} for {info.id}; bots: {sorted(game.BOTS)}")
+
+
+def _new(event: Event, meta: dict[str, Any]) -> NewEvent:
+    data = {k: v for k, v in event.items() if k != "type"}
+    return NewEvent(event["type"], data, meta)
+
+
+def _project(
+    conn: Connection[Any],
+    game_id: UUID,
+    game: ModuleType,
+    seats: list[dict[str, Any]],
+    before: int,
+    after: Folded,
+    arranged: bool | None = None,
+) -> None:
+    """Bring the lobby, snapshots and outbox in step with the events just appended."""
+    over = game.is_over(after.state)
+    to_move = [] if over else list(game.to_move(after.state))
+    lobby.advance(conn, game_id, after.version, to_move, "scoring" if over else "active", arranged)
+    remember(conn, game_id, game, before, after)
+    if over:
+        enqueue(conn, "scoring.score_game", [str(game_id), after.version])
+        return
+    for seat in to_move:
+        if seats[seat]["bot"]:
+            enqueue(conn, "bots.play_turn", [str(game_id), seat, after.version])
+
+
+def _replay(conn: Connection[Any], game_id: UUID, command_id: str, request_hash: str) -> Played | None:
+    row = conn.execute(
+        "SELECT request_hash, first_version, last_version FROM commands "
+        "WHERE game_id = %s AND command_id = %s",
+        (game_id, command_id),
+    ).fetchone()
+    if row is None:
+        return None
+    if row["request_hash"] != request_hash:
+        raise KeyReused(f"Idempotency-Key {command_id!r} was used for a different command")
+    first, last = row["first_version"], row["last_version"]
+    return Played(last, read(conn, game_id, after=first - 1, upto=last), replayed=True)

@@ -1,0 +1,61 @@
+"""A game's state, folded from its events through the game's ``evolve``, with snapshots.
+
+Snapshots are a cache keyed by rules version: a fold starts from the newest usable snapshot and
+folds the events after it, so deleting every snapshot changes nothing but speed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+from uuid import UUID
+
+from psycopg import Connection
+from psycopg.types.json import Jsonb
+
+from events import StoredEvent, read
+
+#: Fold cache interval in events; deleting snapshots loses nothing.
+SNAPSHOT_EVERY = 50
+#: Events of the platform itself (creation, scoring) carry this prefix; games never see them.
+PLATFORM = "kotlik."
+
+
+@dataclass(frozen=True)
+class Folded:
+    state: Any
+    version: int
+
+
+def fold(game: ModuleType, events: Iterable[StoredEvent], state: Any = None) -> Any:
+    for event in events:
+        if not event.type.startswith(PLATFORM):
+            state = game.evolve(state, event.body())
+    return state
+
+
+def load(conn: Connection[Any], game_id: UUID, game: ModuleType, at: int | None = None) -> Folded:
+    """The state at version ``at`` (``None``: the newest)."""
+    snapshot = conn.execute(
+        "SELECT version, state FROM snapshots WHERE game_id = %s AND rules_version = %s "
+        "AND (%s::int IS NULL OR version <= %s::int) ORDER BY version DESC LIMIT 1",
+        (game_id, game.INFO.rules_version, at, at),
+    ).fetchone()
+    state, version = (snapshot["state"], snapshot["version"]) if snapshot else (None, 0)
+    events = read(conn, game_id, after=version, upto=at)
+    if events:
+        state, version = fold(game, events, state), events[-1].version
+    return Folded(state, version)
+
+
+def remember(conn: Connection[Any], game_id: UUID, game: ModuleType, before: int, folded: Folded) -> None:
+    """Snapshot ``folded`` if the append from ``before`` crossed a multiple of SNAPSHOT_EVERY."""
+    if folded.version // SNAPSHOT_EVERY == before // SNAPSHOT_EVERY:
+        return
+    conn.execute(
+        "INSERT INTO snapshots (game_id, version, rules_version, state) VALUES (%s, %s, %s, %s) "
+        "ON CONFLICT DO NOTHING",
+        (game_id, folded.version, game.INFO.rules_version, Jsonb(folded.state)),
+    )

@@ -1,0 +1,120 @@
+"""The lobby read model: one ``games`` row per game, written in the transaction of its events."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from psycopg import Connection
+from psycopg.types.json import Jsonb
+
+
+class GameNotFound(LookupError):
+    def __init__(self, game_id: UUID | str) -> None:
+        super().__init__(f"no game {game_id}")
+        self.game_id = game_id
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: UUID
+    game: str
+    status: str
+    version: int
+    rules_version: int
+    options: dict[str, Any]
+    arranged: bool
+    seats: list[dict[str, Any]]
+    to_move: list[int]
+    result: dict[str, Any] | None
+    seed: bytes
+    seed_sha256: str
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def over(self) -> bool:
+        return self.status != "active"
+
+
+_COLUMNS = (
+    "id, game, status, version, rules_version, options, arranged, seats, to_move, result, "
+    "seed, seed_sha256, created_at, updated_at"
+)
+
+
+def insert(
+    conn: Connection[Any],
+    game_id: UUID,
+    game: str,
+    rules_version: int,
+    options: dict[str, Any],
+    seats: list[dict[str, Any]],
+    seed: bytes,
+    seed_sha256: str,
+) -> None:
+    conn.execute(
+        "INSERT INTO games (id, game, status, rules_version, options, seats, seed, seed_sha256) "
+        "VALUES (%s, %s, 'active', %s, %s, %s, %s, %s)",
+        (game_id, game, rules_version, Jsonb(options), Jsonb(seats), seed, seed_sha256),
+    )
+
+
+def get(conn: Connection[Any], game_id: UUID, *, lock: bool = False) -> GameRow:
+    sql = f"SELECT {_COLUMNS} FROM games WHERE id = %s" + (" FOR UPDATE" if lock else "")
+    row = conn.execute(sql, (game_id,)).fetchone()
+    if row is None:
+        raise GameNotFound(game_id)
+    return GameRow(**row)
+
+
+def advance(
+    conn: Connection[Any],
+    game_id: UUID,
+    version: int,
+    to_move: list[int],
+    status: str,
+    arranged: bool | None = None,
+) -> None:
+    conn.execute(
+        "UPDATE games SET version = %s, to_move = %s, status = %s, "
+        "arranged = coalesce(%s, arranged), updated_at = now() WHERE id = %s",
+        (version, Jsonb(to_move), status, arranged, game_id),
+    )
+
+
+def finish(conn: Connection[Any], game_id: UUID, version: int, score: dict[str, Any]) -> None:
+    conn.execute(
+        "UPDATE games SET version = %s, status = 'finished', to_move = '[]', result = %s, "
+        "updated_at = now() WHERE id = %s",
+        (version, Jsonb(score), game_id),
+    )
+    conn.execute(
+        "INSERT INTO scores (game_id, version, score) VALUES (%s, %s, %s)",
+        (game_id, version, Jsonb(score)),
+    )
+
+
+def page(
+    conn: Connection[Any], game: str | None, status: str | None, limit: int, offset: int
+) -> tuple[list[GameRow], int]:
+    """Games newest first, filtered, with the total count for pagination."""
+    where = (
+        "WHERE (%(game)s::text IS NULL OR game = %(game)s) "
+        "AND (%(status)s::text IS NULL OR status = %(status)s)"
+    )
+    params = {"game": game, "status": status, "limit": limit, "offset": offset}
+    total = conn.execute(f"SELECT count(*) AS n FROM games {where}", params).fetchone()
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM games {where} ORDER BY created_at DESC, id "
+        "LIMIT %(limit)s OFFSET %(offset)s",
+        params,
+    ).fetchall()
+    return [GameRow(**r) for r in rows], int(total["n"]) if total else 0
+
+
+def score(conn: Connection[Any], game_id: UUID) -> dict[str, Any] | None:
+    row = conn.execute("SELECT score FROM scores WHERE game_id = %s", (game_id,)).fetchone()
+    return row["score"] if row else None

@@ -1,0 +1,39 @@
+"""Who is calling: the seat a bearer token holds in a game, or a spectator."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from flask import request
+from psycopg import Connection
+
+from projections import tokens
+from service.errors import Unauthorized
+
+
+def bearer() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("the Authorization header must be 'Bearer <seat token>'")
+    return token.strip()
+
+
+def caller_seat(conn: Connection[Any], game_id: UUID, *, required: bool) -> int | None:
+    """The caller's seat; ``None`` for a spectator (no token) unless a seat is ``required``.
+
+    A token that holds no seat in this game is refused even where spectators are welcome, so a
+    client with a wrong or forged token learns so instead of silently seeing less.
+    """
+    token = bearer()
+    if token is None:
+        if required:
+            raise Unauthorized("this needs a seat token: Authorization: Bearer <token>")
+        return None
+    seat = tokens.seat_for(conn, game_id, token)
+    if seat is None:
+        raise Unauthorized("the token holds no seat in this game")
+    return seat

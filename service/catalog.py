@@ -1,0 +1,40 @@
+"""``/catalog``: each game's content (cards, tiles) with localized names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+import games
+
+blp = Blueprint("catalog", __name__, url_prefix="/api/v1/catalog", description="Game content")
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.response(200)
+    def get(self) -> list[dict[str, Any]]:
+        """The games this server hosts."""
+        out = []
+        for game_id in games.known():
+            info = games.load(game_id).INFO
+            out.append(
+                {
+                    "game": info.id,
+                    "name": info.name,
+                    "seats": {"min": info.min_seats, "max": info.max_seats},
+                    "rules_version": info.rules_version,
+                    "bots": sorted(games.load(game_id).BOTS),
+                }
+            )
+        return out
+
+
+@blp.route("/<game>")
+class Catalog(MethodView):
+    @blp.response(200)
+    def get(self, game: str) -> dict[str, Any]:
+        """One game's content."""
+        return dict(games.load(game).catalog())

@@ -1,0 +1,116 @@
+"""The REST contract as marshmallow schemas; flask-smorest turns them into the OpenAPI document."""
+
+from __future__ import annotations
+
+from marshmallow import INCLUDE, Schema, fields, validate
+
+
+class SeatRequestSchema(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=80))
+    bot = fields.String(
+        load_default=None, allow_none=True, metadata={"description": "a bot name, e.g. default"}
+    )
+
+
+class CreateGameSchema(Schema):
+    game = fields.String(required=True, metadata={"example": "kupferkessel"})
+    seats = fields.List(
+        fields.Nested(SeatRequestSchema), required=True, validate=validate.Length(min=1, max=8)
+    )
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer()
+    name = fields.String()
+    bot = fields.String(allow_none=True)
+
+
+class CreatedSeatSchema(SeatSchema):
+    token = fields.String(allow_none=True, metadata={"description": "bearer token, shown only here"})
+
+
+class GameSummarySchema(Schema):
+    id = fields.UUID()
+    game = fields.String()
+    status = fields.String(metadata={"description": "active, scoring or finished"})
+    version = fields.Integer()
+    rules_version = fields.Integer()
+    options = fields.Dict()
+    arranged = fields.Boolean()
+    seats = fields.List(fields.Nested(SeatSchema))
+    to_move = fields.List(fields.Integer())
+    result = fields.Dict(allow_none=True)
+    seed_sha256 = fields.String()
+    seed = fields.String(allow_none=True, metadata={"description": "revealed once the game is finished"})
+    created_at = fields.DateTime()
+    updated_at = fields.DateTime()
+
+
+class CreatedGameSchema(GameSummarySchema):
+    seats = fields.List(fields.Nested(CreatedSeatSchema))
+
+
+class LobbyQuerySchema(Schema):
+    game = fields.String()
+    status = fields.String(validate=validate.OneOf(["active", "scoring", "finished"]))
+
+
+class StateQuerySchema(Schema):
+    at = fields.Integer(validate=validate.Range(min=0), metadata={"description": "replay to this version"})
+    wait = fields.Integer(
+        validate=validate.Range(min=0, max=60),
+        metadata={
+            "description": "long-poll: wait up to N seconds for a version newer than If-None-Match or since"
+        },
+    )
+    since = fields.Integer(validate=validate.Range(min=0))
+
+
+class StateSchema(Schema):
+    id = fields.UUID()
+    version = fields.Integer()
+    seat = fields.Integer(allow_none=True)
+    to_move = fields.List(fields.Integer())
+    over = fields.Boolean()
+    view = fields.Dict()
+
+
+class CommandSchema(Schema):
+    """A command body: ``type`` plus the game's own fields (see ``GET /actions``)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    type = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    expected_version = fields.Integer(validate=validate.Range(min=0))
+
+
+class EventSchema(Schema):
+    version = fields.Integer()
+    type = fields.String()
+    data = fields.Dict()
+    seat = fields.Integer(allow_none=True)
+    recorded_at = fields.DateTime()
+
+
+class AppendedSchema(Schema):
+    version = fields.Integer()
+    events = fields.List(fields.Nested(EventSchema))
+
+
+class EventsQuerySchema(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+
+
+class ScoreSchema(Schema):
+    seats = fields.List(fields.Dict())
+    winners = fields.List(fields.Integer())
+
+
+class ProblemSchema(Schema):
+    type = fields.String()
+    title = fields.String()
+    status = fields.Integer()
+    detail = fields.String()
+    errors = fields.Dict()

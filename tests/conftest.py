@@ -1,0 +1,142 @@
+"""Fixtures for the platform tests: a real PostgreSQL, a real broker, a real worker, real HTTP.
+
+``DATABASE_URL`` and ``CELERY_BROKER_URL`` are used when set (CI: the machine's PostgreSQL and
+Redis); otherwise an embedded PostgreSQL (pgserver) is started and the broker is that same
+database through kombu's SQLAlchemy transport. Each run gets a database of its own, dropped at
+the end, and a queue of its own, so runs never see each other's tasks.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _with_database(url: str, name: str) -> str:
+    return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The PostgreSQL server: ``DATABASE_URL``'s, or an embedded one for this run."""
+    if os.environ.get("DATABASE_URL"):
+        yield os.environ["DATABASE_URL"]
+        return
+    import pgserver
+
+    server = pgserver.get_server(tmp_path_factory.mktemp("pgdata"), cleanup_mode="delete")
+    yield str(server.get_uri())
+    server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def database_url(server_url: str) -> Iterator[str]:
+    """A fresh, migrated database for this test run."""
+    from events.database import migrate
+
+    name = f"kotlik_test_{secrets.token_hex(4)}"
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    url = _with_database(server_url, name)
+    migrate(url)
+    yield url
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def broker(database_url: str) -> dict[str, str]:
+    """Environment naming the broker and a queue of this run's own, applied to the Celery app."""
+    from events.database import sqlalchemy_url
+    from workers.app import app
+
+    env = {
+        "DATABASE_URL": database_url,
+        "CELERY_BROKER_URL": os.environ.get("CELERY_BROKER_URL") or "sqla+" + sqlalchemy_url(database_url),
+        "KOTLIK_QUEUE": f"kotlik-test-{secrets.token_hex(4)}",
+    }
+    app.conf.update(broker_url=env["CELERY_BROKER_URL"], task_default_queue=env["KOTLIK_QUEUE"])
+    with app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=3)
+        _ = conn.default_channel  # creates the transport's tables before two processes race to
+    return env
+
+
+@pytest.fixture(scope="session")
+def pool(database_url: str) -> Iterator[Any]:
+    from events.database import create_pool
+
+    pool = create_pool(database_url, max_size=20)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture(scope="session")
+def app(pool: Any, broker: dict[str, str]) -> Any:
+    from service.app import create_app
+
+    return create_app(pool, TESTING=True)
+
+
+@pytest.fixture(scope="session")
+def live_url(app: Any) -> Iterator[str]:
+    """The app served over real HTTP on a loopback port, by a threaded WSGI server."""
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def worker(
+    broker: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A real Celery worker (with the outbox sweep) consuming this run's queue."""
+    log = tmp_path_factory.mktemp("worker") / "worker.log"
+    schedule = log.parent / "beat-schedule"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "workers.app",
+                "worker",
+                "--loglevel",
+                "INFO",
+                "--concurrency",
+                "2",
+                "--beat",
+                "--schedule",
+                str(schedule),
+            ],
+            cwd=ROOT,
+            env={**os.environ, **broker},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    deadline = time.monotonic() + 60
+    while b"ready." not in log.read_bytes():
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"the worker did not start:\n{log.read_text()}")
+        time.sleep(0.2)
+    yield process
+    process.terminate()
+    process.wait(timeout=30)

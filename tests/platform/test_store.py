@@ -1,0 +1,141 @@
+"""The event store against a real PostgreSQL: versions, conflicts, immutability, ordering, NOTIFY."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+from uuid import UUID, uuid4
+
+import psycopg
+import pytest
+
+from events import CHANNEL, NewEvent, VersionConflict, append, read, read_all
+from events.outbox import enqueue, pending, relay
+from projections import lobby
+
+
+def _game(conn: Any) -> UUID:
+    game_id = uuid4()
+    lobby.insert(conn, game_id, "test", 1, {}, [], b"seed", "hash")
+    return game_id
+
+
+def _events(n: int, start: int = 0) -> list[NewEvent]:
+    return [NewEvent("Happened", {"n": start + i}, {"seat": 0}) for i in range(n)]
+
+
+def test_append_numbers_versions_without_gaps(pool: Any) -> None:
+    with pool.connection() as conn:
+        game_id = _game(conn)
+        first = append(conn, game_id, 0, _events(2))
+        second = append(conn, game_id, 2, _events(3, start=2))
+        stored = read(conn, game_id)
+        window = read(conn, game_id, after=2, upto=4)
+    assert [e.version for e in first + second] == [1, 2, 3, 4, 5]
+    assert [e.data["n"] for e in stored] == [0, 1, 2, 3, 4]
+    assert [e.version for e in window] == [3, 4]
+
+
+def test_a_stale_expected_version_writes_nothing(pool: Any) -> None:
+    with pool.connection() as conn:
+        game_id = _game(conn)
+        append(conn, game_id, 0, _events(2))
+        with pytest.raises(VersionConflict) as raised, conn.transaction():
+            append(conn, game_id, 1, _events(1, start=9))
+        assert raised.value.actual == 2
+        with pytest.raises(VersionConflict), conn.transaction():
+            append(conn, game_id, 5, _events(1, start=9))
+        assert [e.data["n"] for e in read(conn, game_id)] == [0, 1]
+
+
+def test_two_writers_at_one_version_one_wins(pool: Any) -> None:
+    """The primary key, not a lock in Python, decides: the second insert of a version fails."""
+    with pool.connection() as conn:
+        game_id = _game(conn)
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def write(n: int) -> None:
+        with pool.connection() as conn:
+            try:
+                with conn.transaction():
+                    barrier.wait(timeout=5)
+                    append(conn, game_id, 0, _events(1, start=n))
+                outcomes.append("ok")
+            except VersionConflict:
+                outcomes.append("conflict")
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in (10, 20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["conflict", "ok"]
+    with pool.connection() as conn:
+        assert len(read(conn, game_id)) == 1
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE events SET data = '{}' WHERE game_id = %s",
+        "DELETE FROM events WHERE game_id = %s",
+        "TRUNCATE events CASCADE",
+    ],
+)
+def test_the_trigger_refuses_to_rewrite_history(pool: Any, statement: str) -> None:
+    with pool.connection() as conn:
+        game_id = _game(conn)
+        append(conn, game_id, 0, _events(1))
+        refused = pytest.raises(psycopg.errors.RestrictViolation, match="events are immutable")
+        with refused, conn.transaction():
+            conn.execute(statement, (game_id,) if "%s" in statement else None)
+        assert len(read(conn, game_id)) == 1
+
+
+def test_read_all_never_passes_an_uncommitted_position(pool: Any) -> None:
+    """A transaction that took a lower position but has not committed holds the high-water mark."""
+    with pool.connection() as setup:
+        slow_game, fast_game = _game(setup), _game(setup)
+        start = max([e.position for e in read_all(setup, 0, limit=100000)], default=0)
+    with pool.connection() as slow, pool.connection() as fast:
+        with slow.transaction():
+            append(slow, slow_game, 0, _events(1))
+            with fast.transaction():
+                append(fast, fast_game, 0, _events(1))
+            with pool.connection() as reader:
+                seen = [e.game_id for e in read_all(reader, start)]
+            assert fast_game not in seen and slow_game not in seen
+        with pool.connection() as reader:
+            seen = [e.game_id for e in read_all(reader, start)]
+    assert seen == [slow_game, fast_game]
+
+
+def test_append_notifies_listeners_at_commit(pool: Any, database_url: str) -> None:
+    with psycopg.connect(database_url, autocommit=True) as listener:
+        listener.execute(f"LISTEN {CHANNEL}")
+        with pool.connection() as conn:
+            game_id = _game(conn)
+            with conn.transaction():
+                append(conn, game_id, 0, _events(3))
+        payloads = [n.payload for n in listener.notifies(timeout=5, stop_after=1)]
+    assert payloads == [f"{game_id}:3"]
+
+
+def test_outbox_relays_each_row_once_and_keeps_failures(pool: Any) -> None:
+    with pool.connection() as conn:
+        relay(conn, lambda task, args: None)  # earlier tests' rows
+        enqueue(conn, "t.ok", [1])
+        enqueue(conn, "t.fail", [2])
+        sent: list[tuple[str, list[Any]]] = []
+
+        def send(task: str, args: list[Any]) -> None:
+            if task == "t.fail":
+                raise ConnectionError("broker down")
+            sent.append((task, args))
+
+        assert relay(conn, send) == 1
+        assert sent == [("t.ok", [1])]
+        assert pending(conn) == 1
+        assert relay(conn, lambda task, args: sent.append((task, args))) == 1
+        assert sent[-1] == ("t.fail", [2]) and pending(conn) == 0

@@ -1,0 +1,1 @@
+"""The edge facing the task queue: Celery tasks for bot turns, scoring and the outbox."""

@@ -1,0 +1,35 @@
+"""The Celery application: bot turns, end-game scoring and the outbox sweep.
+
+The broker is ``CELERY_BROKER_URL``, or by default the same PostgreSQL through kombu's
+SQLAlchemy transport, so one database is all a single machine needs.
+"""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+from events.database import database_url, sqlalchemy_url
+
+#: Seconds between outbox sweeps: the longest a bot turn waits if its relay was lost.
+SWEEP_EVERY = 5.0
+
+
+def broker_url() -> str:
+    return os.environ.get("CELERY_BROKER_URL") or "sqla+" + sqlalchemy_url(database_url())
+
+
+app = Celery("kotlik", include=["workers.tasks"])
+app.conf.update(
+    broker_url=broker_url(),
+    task_ignore_result=True,
+    task_acks_late=True,
+    task_reject_on_worker_lost=True,
+    worker_prefetch_multiplier=1,
+    broker_connection_retry_on_startup=True,
+    broker_transport_options={"polling_interval": 0.2},
+    beat_schedule={"outbox-sweep": {"task": "outbox.sweep", "schedule": SWEEP_EVERY}},
+    task_default_queue=os.environ.get("KOTLIK_QUEUE", "kotlik"),
+    worker_hijack_root_logger=False,
+)

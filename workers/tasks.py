@@ -1,0 +1,55 @@
+"""The tasks. Each carries the game version it expects and re-checks it, so a duplicate is harmless."""
+
+from __future__ import annotations
+
+from functools import cache
+from uuid import UUID
+
+from psycopg import OperationalError
+from psycopg_pool import ConnectionPool
+
+from events.database import create_pool
+from projections import commands
+from workers.app import app
+from workers.relay import flush
+
+
+@cache
+def _pool() -> ConnectionPool:
+    return create_pool(min_size=1, max_size=4)
+
+
+@app.task(
+    name="bots.play_turn",
+    acks_late=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def play_turn(game_id: str, seat: int, expected: int) -> int | None:
+    """Let a bot seat move; its next turn or the scoring is enqueued by the same transaction."""
+    with _pool().connection() as conn:
+        played = commands.play_bot(conn, UUID(game_id), seat, expected)
+        if played is not None:
+            flush(conn)
+    return None if played is None else played.version
+
+
+@app.task(
+    name="scoring.score_game",
+    acks_late=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def score_game(game_id: str, expected: int) -> bool:
+    """Write the final breakdown of a game that just ended."""
+    with _pool().connection() as conn:
+        return commands.score_game(conn, UUID(game_id), expected) is not None
+
+
+@app.task(name="outbox.sweep", acks_late=True)
+def sweep() -> int:
+    """Re-send what no process relayed (a crash between commit and send, a broker outage)."""
+    with _pool().connection() as conn:
+        return flush(conn)
