@@ -69,6 +69,7 @@ def current_version(conn: Connection[Any], game_id: UUID) -> int:
     row = conn.execute(
         "SELECT coalesce(max(version), 0) AS v FROM events WHERE game_id = %s", (game_id,)
     ).fetchone()
+    assert row is not None
     return int(row["v"])
 
 

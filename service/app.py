@@ -61,6 +61,12 @@ def pool() -> ConnectionPool:
     return current_app.extensions["kotlik.pool"]  # type: ignore[no-any-return]
 
 
+def database_url() -> str:
+    """The pool's database, for the connections that LISTEN outside the pool."""
+    conninfo = pool().conninfo
+    return conninfo if isinstance(conninfo, str) else conninfo()
+
+
 @contextmanager
 def connection() -> Iterator[Connection[Any]]:
     with pool().connection() as conn:

@@ -95,6 +95,11 @@ def up(args: argparse.Namespace) -> int:
     return 0 if stopping else 1
 
 
+def migrate_command(args: argparse.Namespace) -> int:
+    migrate(_database())
+    return 0
+
+
 def web(args: argparse.Namespace) -> int:
     _database()
     return subprocess.call(_web_command(args.host, args.port, args.workers))
@@ -121,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--beat", action="store_true", help="also run the periodic outbox sweep")
     p.set_defaults(handler=worker)
     p = sub.add_parser("migrate", help="bring the database schema up to date")
-    p.set_defaults(handler=lambda args: migrate(_database()) or 0)
+    p.set_defaults(handler=migrate_command)
     args = parser.parse_args(argv)
     return int(args.handler(args))
 

@@ -32,7 +32,7 @@ class NotFound(Exception):
 
 
 #: Domain error → (status, problem type slug, title).
-STATUS: dict[type[BaseException], tuple[int, str, str]] = {
+STATUS: dict[type[Exception], tuple[int, str, str]] = {
     GameNotFound: (404, "game-not-found", "Unknown game"),
     UnknownGame: (404, "unknown-game-type", "Unknown kind of game"),
     NotFound: (404, "not-found", "Not found"),
@@ -60,8 +60,8 @@ def problem(
     return Response(json.dumps(body), status=status, mimetype="application/problem+json")
 
 
-def _domain(status: int, slug: str, title: str) -> Callable[[BaseException], Response]:
-    def handle(error: BaseException) -> Response:
+def _domain(status: int, slug: str, title: str) -> Callable[[Exception], Response]:
+    def handle(error: Exception) -> Response:
         detail = getattr(error, "reason", None) or str(error)
         extra: dict[str, Any] = {}
         if isinstance(error, VersionConflict) and error.actual is not None:

@@ -20,7 +20,7 @@ from projections import commands, lobby
 from projections.fold import PLATFORM, load
 from projections.lobby import GameRow
 from service import schemas
-from service.app import connection, pool
+from service.app import connection, database_url
 from service.auth import caller_seat
 from service.errors import NotFound
 from service.live import wait_for_newer
@@ -125,7 +125,7 @@ class State(MethodView):
             row = lobby.get(conn, game_id)
             seat = caller_seat(conn, game_id, required=False)
         if at is None and known is not None and query.get("wait") and row.version <= known:
-            wait_for_newer(pool().conninfo, game_id, known, query["wait"])
+            wait_for_newer(database_url(), game_id, known, query["wait"])
         with connection() as conn:
             row = lobby.get(conn, game_id)
             if at is None and known is not None and row.version <= known:
@@ -280,7 +280,7 @@ def _stream(game_id: UUID, seat: int | None, after: int) -> Iterator[str]:
         if row.status == "finished" and row.version <= after:
             yield "event: end\ndata: {}\n\n"
             return
-        if wait_for_newer(pool().conninfo, game_id, after, min(15.0, deadline - time.monotonic())) is None:
+        if wait_for_newer(database_url(), game_id, after, min(15.0, deadline - time.monotonic())) is None:
             yield ": keep-alive\n\n"
 
 

@@ -1,0 +1,102 @@
+"""A small JSON-over-HTTP client for the end-to-end tests: real requests on a loopback socket."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict[str, str]
+    body: Any
+    raw: bytes = b""
+
+    @property
+    def problem(self) -> dict[str, Any]:
+        assert self.headers.get("Content-Type", "").startswith("application/problem+json"), self
+        return dict(self.body)
+
+
+@dataclass
+class Client:
+    base: str
+    token: str | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        raw: bytes | None = None,
+        headers: dict[str, str] | None = None,
+        timeout: float = 90,
+    ) -> Reply:
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if self.token:
+            request.add_header("Authorization", f"Bearer {self.token}")
+        for name, value in {**self.extra, **(headers or {})}.items():
+            request.add_header(name, value)
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                return _reply(response.status, dict(response.headers), response.read())
+        except urllib.error.HTTPError as error:
+            return _reply(error.code, dict(error.headers), error.read())
+
+    def get(self, path: str, **kw: Any) -> Reply:
+        return self.request("GET", path, **kw)
+
+    def post(self, path: str, body: Any = None, **kw: Any) -> Reply:
+        return self.request("POST", path, body, **kw)
+
+    def seat(self, token: str | None) -> Client:
+        return Client(self.base, token, dict(self.extra))
+
+
+def _reply(status: int, headers: dict[str, str], raw: bytes) -> Reply:
+    kind = headers.get("Content-Type", "")
+    body = json.loads(raw) if raw and "json" in kind else raw.decode(errors="replace")
+    return Reply(status, headers, body, raw)
+
+
+def create(api: Client, game: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None) -> dict[str, Any]:
+    reply = api.post("/api/v1/games", {"game": game, "seats": seats, "options": options or {}})
+    assert reply.status == 201, reply
+    return dict(reply.body)
+
+
+def play_to_end(api: Client, game: dict[str, Any], seed: int, deadline_s: float = 600) -> dict[str, Any]:
+    """Play every human seat by choosing among ``/actions`` at random until the game is finished.
+
+    Bot seats are moved by the worker; the humans wait for them with the long-poll.
+    """
+    rng = random.Random(seed)
+    clients = {s["seat"]: api.seat(s["token"]) for s in game["seats"] if s["token"]}
+    path = f"/api/v1/games/{game['id']}"
+    deadline = time.monotonic() + deadline_s
+    while time.monotonic() < deadline:
+        summary = api.get(path).body
+        if summary["status"] == "finished":
+            return dict(summary)
+        humans = [s for s in summary["to_move"] if s in clients]
+        if not humans:
+            api.get(f"{path}/state?wait=10", headers={"If-None-Match": f'"{summary["version"]}"'})
+            continue
+        client = clients[humans[0]]
+        actions = client.get(f"{path}/actions").body
+        assert actions, f"seat {humans[0]} is to move but has no legal action"
+        command = {**rng.choice(actions), "expected_version": summary["version"]}
+        reply = client.post(f"{path}/commands", command)
+        assert reply.status == 201, (command, reply)
+    raise AssertionError(f"game {game['id']} did not finish in {deadline_s}s: {api.get(path).body}")

@@ -1,0 +1,63 @@
+"""Bots, scoring and the outbox through a real Celery worker on a real broker."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+from uuid import UUID
+
+import pytest
+from httpclient import Client, create, play_to_end
+
+from events.outbox import pending
+from projections import commands, lobby
+
+GAME = "kupferkessel"
+
+
+@pytest.fixture(scope="module")
+def api(live_url: str, worker: Any) -> Client:
+    return Client(live_url)
+
+
+def test_a_human_against_the_default_bot_to_the_end(api: Client, pool: Any) -> None:
+    game = create(api, GAME, [{"name": "Human"}, {"name": "Bot", "bot": "default"}])
+    assert game["seats"][1]["token"] is None
+    summary = play_to_end(api, game, seed=11)
+    score = api.get(f"/api/v1/games/{game['id']}/score").body
+    assert summary["result"] == score and len(score["seats"]) == 2
+    events = api.get(f"/api/v1/games/{game['id']}/events").body
+    bot_moves = [e for e in events if e["seat"] == 1]
+    assert bot_moves, "the bot never moved"
+    with pool.connection() as conn:
+        assert pending(conn) == 0
+
+
+def test_bots_alone_play_a_whole_game(api: Client) -> None:
+    game = create(api, GAME, [{"name": "A", "bot": "default"}, {"name": "B", "bot": "random"}])
+    summary = play_to_end(api, game, seed=1)
+    assert summary["status"] == "finished"
+
+
+def test_the_sweep_sends_what_no_process_relayed(pool: Any) -> None:
+    """A game created without the API's relay (a crash after commit) still gets its bot turn."""
+    with pool.connection() as conn:
+        created = commands.create_game(conn, GAME, [{"name": "Bot", "bot": "default"}, {"name": "H"}], {})
+        assert pending(conn) >= 1
+    deadline = time.monotonic() + 60
+    game_id = UUID(str(created.game.id))
+    while time.monotonic() < deadline:
+        with pool.connection() as conn:
+            row = lobby.get(conn, game_id)
+        if row.version > created.game.version:
+            break
+        time.sleep(0.5)
+    assert row.version > created.game.version and row.to_move == [1]
+
+
+def test_a_duplicate_task_is_harmless(pool: Any, api: Client) -> None:
+    game = create(api, GAME, [{"name": "H"}, {"name": "Bot", "bot": "default"}])
+    game_id = UUID(game["id"])
+    with pool.connection() as conn:
+        assert commands.play_bot(conn, game_id, 1, game["version"]) is None  # not its turn
+        assert commands.score_game(conn, game_id, game["version"]) is None  # not over
