@@ -1,0 +1,47 @@
+"""Kupferkessel Co. (Čarodějnický kotlík): the base game and the advanced game with recipes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.content import load_seed
+from games.interface import GameInfo
+from games.kupferkessel.bots import BOTS
+from games.kupferkessel.content import card_order, cards, ingredients, recipes
+from games.kupferkessel.rules import decide, is_over, legal_actions, to_move
+from games.kupferkessel.scoring import score
+from games.kupferkessel.setup import setup
+from games.kupferkessel.state import evolve
+from games.kupferkessel.views import redact, view
+
+INFO = GameInfo(id="kupferkessel", name="Kupferkessel Co.", min_seats=2, max_seats=2, rules_version=1)
+
+
+def catalog() -> dict[str, Any]:
+    """The cards, ingredients, colours, symbols and recipes with their Czech and English names."""
+    seed = load_seed("kupferkessel", "ingredients")
+    return {
+        "game": INFO.id,
+        "name": {"cs": "Čarodějnický kotlík", "en": "Kupferkessel Co."},
+        "colours": seed["colours"],
+        "symbols": seed["symbols"],
+        "ingredients": list(ingredients().values()),
+        "cards": [cards()[c] for c in card_order()],
+        "recipes": list(recipes().values()),
+    }
+
+
+__all__ = [
+    "BOTS",
+    "INFO",
+    "catalog",
+    "decide",
+    "evolve",
+    "is_over",
+    "legal_actions",
+    "redact",
+    "score",
+    "setup",
+    "to_move",
+    "view",
+]

@@ -1,0 +1,89 @@
+"""The components of Kupferkessel Co. and the geometry of the table, read once from the seeds.
+
+The 56 ingredient cards and 13 recipes are data in ``seeds/kupferkessel/``. The table is a 6×6
+square of cards whose four corners are corner cards; the pawns walk around the outside on 20
+positions: one per corner card and one beside each of the rows and columns 1–4.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from games.content import load_seed
+
+GAME_ID = "kupferkessel"
+SIZE = 6
+#: The players' colours by seat: white (seat 0) starts.
+SEAT_COLOURS = ("white", "black")
+#: Positions 0..19 clockwise from the top-left corner card; white starts at 0, black at the opposite corner.
+START_POSITIONS = (0, 10)
+POSITIONS = 20
+CORNER_SPOTS = frozenset({0, SIZE - 1, SIZE * (SIZE - 1), SIZE * SIZE - 1})
+
+
+@cache
+def cards() -> dict[str, dict[str, Any]]:
+    """The 56 ingredient cards by id, in seed order."""
+    return {card["id"]: card for card in load_seed(GAME_ID, "cards")}
+
+
+@cache
+def card_order() -> tuple[str, ...]:
+    return tuple(cards())
+
+
+@cache
+def recipes() -> dict[str, dict[str, Any]]:
+    """The 13 recipes of the advanced game by id."""
+    return {recipe["id"]: recipe for recipe in load_seed(GAME_ID, "recipes")}
+
+
+@cache
+def ingredients() -> dict[str, dict[str, Any]]:
+    return {ing["id"]: ing for ing in load_seed(GAME_ID, "ingredients")["ingredients"]}
+
+
+@cache
+def _position_lines() -> tuple[str | None, ...]:
+    """The line beside each position (``None`` at a corner card), clockwise from the top-left corner."""
+    top = [f"col{c}" for c in range(1, 5)]
+    right = [f"row{r}" for r in range(1, 5)]
+    bottom = [f"col{c}" for c in range(4, 0, -1)]
+    left = [f"row{r}" for r in range(4, 0, -1)]
+    out: list[str | None] = []
+    for side in (top, right, bottom, left):
+        out.append(None)
+        out.extend(side)
+    return tuple(out)
+
+
+def line_at(position: int) -> str | None:
+    """The row or column a pawn at ``position`` takes from, ``None`` beside a corner card."""
+    return _position_lines()[position]
+
+
+@cache
+def line_spots(line: str) -> tuple[int, ...]:
+    """The six grid spots (``row * 6 + col``) of a row or column 1–4."""
+    index = int(line[3:])
+    if line.startswith("row"):
+        return tuple(index * SIZE + c for c in range(SIZE))
+    return tuple(r * SIZE + index for r in range(SIZE))
+
+
+def lines_of(spot: int) -> tuple[str, ...]:
+    """The lines a grid spot belongs to: one for an edge card, two for an inner card."""
+    row, col = divmod(spot, SIZE)
+    out = []
+    if 1 <= row <= 4:
+        out.append(f"row{row}")
+    if 1 <= col <= 4:
+        out.append(f"col{col}")
+    return tuple(out)
+
+
+@cache
+def card_spots() -> tuple[int, ...]:
+    """The 32 spots of ingredient cards, in reading order (the order they are laid out at setup)."""
+    return tuple(s for s in range(SIZE * SIZE) if s not in CORNER_SPOTS)

@@ -1,0 +1,250 @@
+"""Deciding commands: the turn of Kupferkessel Co. as the rulebook orders it.
+
+A turn is: move the pawn exactly as many steps as the value of the top card of your cauldron
+(``move``); beside a row or column take one of its cards onto your cauldron (``take``), beside a
+corner card the turn ends; use or decline the card's special symbol (``explode``, ``play_again``,
+``decline``); the emptied spot is refilled from the deck. Taking the last card of a row or column
+ends the game, and that player keeps the card or sets it aside (``end``) without a special action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games.interface import Command, Event, IllegalMove, NotYourTurn, State
+from games.kupferkessel.content import POSITIONS, SEAT_COLOURS, cards, line_at, line_spots, lines_of
+from games.kupferkessel.state import evolve
+from games.rng import Rng
+
+COMMANDS = ("move", "take", "explode", "play_again", "decline", "end")
+
+
+def to_move(state: State) -> list[int]:
+    return [] if state["phase"] == "over" else [state["turn"]]
+
+
+def is_over(state: State) -> bool:
+    return bool(state["phase"] == "over")
+
+
+def top_value(state: State, seat: int) -> int:
+    """The steps a pawn must walk: the value of the top card of its owner's cauldron."""
+    return int(cards()[state["cauldrons"][seat][-1]]["value"])
+
+
+def destination(state: State, seat: int, steps: int) -> tuple[int, bool]:
+    """Where the pawn ends and whether it jumped: no step may end on the other pawn, which is
+    jumped without counting the step."""
+    delta = 1 if state["direction"] == "clockwise" else -1
+    other = state["pawns"][1 - seat]
+    position, jumped = state["pawns"][seat], False
+    for _ in range(steps):
+        position = (position + delta) % POSITIONS
+        if position == other:
+            position = (position + delta) % POSITIONS
+            jumped = True
+    return position, jumped
+
+
+def current_line(state: State) -> str | None:
+    return line_at(state["pawns"][state["turn"]])
+
+
+def usable_special(state: State, seat: int, card: str) -> str | None:
+    """The special action a taken card offers now: the exploding cauldron needs an opponent with at
+    least two cards; the wand and hat lose their power on a turn they already granted."""
+    symbol = cards()[card]["symbol"]
+    if symbol == "explode" and len(state["cauldrons"][1 - seat]) >= 2:
+        return "explode"
+    if symbol == "hat" and not state["extra"]:
+        return "hat"
+    return None
+
+
+def empties_a_line(grid: list[str | None], spot: int) -> bool:
+    """Whether removing the card at ``spot`` leaves its row or its column without cards."""
+    return any(all(grid[s] is None or s == spot for s in line_spots(line)) for line in lines_of(spot))
+
+
+def legal_actions(state: State, seat: int) -> list[Command]:
+    if state["phase"] == "over" or seat != state["turn"]:
+        return []
+    phase = state["phase"]
+    if phase == "move":
+        return [{"type": "move", "steps": top_value(state, seat)}]
+    if phase == "take":
+        line = current_line(state)
+        assert line is not None
+        return [{"type": "take", "card": state["grid"][s]} for s in line_spots(line) if state["grid"][s]]
+    if phase == "special":
+        use = "explode" if cards()[state["pending"]]["symbol"] == "explode" else "play_again"
+        return [{"type": use}, {"type": "decline"}]
+    if phase == "end":
+        return [{"type": "end", "keep": True}, {"type": "end", "keep": False}]
+    return []
+
+
+def _fields(command: Command, *names: str) -> None:
+    extra = sorted(set(command) - {"type", *names})
+    if extra:
+        shape = ", ".join(["type", *names])
+        raise IllegalMove(f"the {command['type']} command has only the fields {shape}; not {extra}")
+
+
+def _phase(state: State, *phases: str) -> None:
+    if state["phase"] in phases:
+        return
+    raise IllegalMove(
+        {
+            "move": "first move your pawn (move)",
+            "take": "take a card from the row or column beside your pawn (take)",
+            "special": "use the special symbol of the card you took, or decline it",
+            "end": "you took the last card of a line: keep it or set it aside (end)",
+        }[state["phase"]]
+    )
+
+
+class _Batch:
+    """Events of one command, folded as they are made so each sees the state before it."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def add(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+    def finish_turn(self, seat: int, again: bool = False) -> list[Event]:
+        """Refill the emptied spot from the deck (it stays a hole once the deck is gone), then pass
+        the turn, or keep it once after a wand and hat."""
+        spot, deck = self.state["spot"], self.state["deck"]
+        if spot is not None and deck:
+            self.add({"type": "SpotRefilled", "row": spot // 6, "col": spot % 6, "card": deck[0]})
+        self.add({"type": "TurnEnded", "seat": seat, "next": seat if again else 1 - seat, "extra": again})
+        return self.events
+
+
+def _move(state: State, seat: int, command: Command) -> list[Event]:
+    _phase(state, "move")
+    _fields(command, "steps")
+    steps, need = command.get("steps"), top_value(state, seat)
+    if type(steps) is not int or steps != need:
+        raise IllegalMove(f"your pawn moves exactly {need} steps, the value of the top card of your cauldron")
+    to, jumped = destination(state, seat, steps)
+    line = line_at(to)
+    batch = _Batch(state)
+    batch.add(
+        {
+            "type": "PawnMoved",
+            "seat": seat,
+            "steps": steps,
+            "from": state["pawns"][seat],
+            "to": to,
+            "jumped": jumped,
+            "line": line,
+        }
+    )
+    if line is not None:
+        return batch.events
+    return batch.finish_turn(seat)
+
+
+def _take(state: State, seat: int, command: Command) -> list[Event]:
+    _phase(state, "take")
+    _fields(command, "card")
+    card, line = command.get("card"), current_line(state)
+    assert line is not None
+    spots = [s for s in line_spots(line) if state["grid"][s] == card]
+    if not isinstance(card, str) or not spots:
+        raise IllegalMove(f"take a card from {_line_name(line)}, the line beside your pawn")
+    spot = spots[0]
+    last = empties_a_line(state["grid"], spot)
+    special = None if last else usable_special(state, seat, card)
+    batch = _Batch(state)
+    batch.add(
+        {
+            "type": "CardTaken",
+            "seat": seat,
+            "card": card,
+            "line": line,
+            "row": spot // 6,
+            "col": spot % 6,
+            "last": last,
+            "special": special,
+        }
+    )
+    if last or special is not None:
+        return batch.events
+    return batch.finish_turn(seat)
+
+
+def _special(state: State, seat: int, command: Command, symbol: str) -> list[Event]:
+    _phase(state, "special")
+    _fields(command)
+    if cards()[state["pending"]]["symbol"] != symbol:
+        raise IllegalMove(f"the card you took does not carry that symbol; {command['type']} is not possible")
+    batch = _Batch(state)
+    if symbol == "explode":
+        victim = 1 - seat
+        top = state["cauldrons"][victim][-1]
+        batch.add(
+            {
+                "type": "CauldronExploded",
+                "seat": seat,
+                "victim": victim,
+                "card": top,
+                "to": "deck" if state["deck"] else "removed",
+            }
+        )
+        return batch.finish_turn(seat)
+    batch.add({"type": "ExtraTurnGranted", "seat": seat})
+    return batch.finish_turn(seat, again=True)
+
+
+def _decline(state: State, seat: int, command: Command) -> list[Event]:
+    _phase(state, "special")
+    _fields(command)
+    batch = _Batch(state)
+    batch.add({"type": "SpecialDeclined", "seat": seat, "special": cards()[state["pending"]]["symbol"]})
+    return batch.finish_turn(seat)
+
+
+def _end(state: State, seat: int, command: Command) -> list[Event]:
+    _phase(state, "end")
+    _fields(command, "keep")
+    keep = command.get("keep")
+    if not isinstance(keep, bool):
+        raise IllegalMove("say whether you keep the last card (keep: true) or set it aside (keep: false)")
+    card = state["pending"]
+    kept: Event = {"type": "CardKept" if keep else "CardSetAside", "seat": seat, "card": card}
+    return [kept, {"type": "GameEnded", "by": seat}]
+
+
+def _line_name(line: str) -> str:
+    return f"{'row' if line.startswith('row') else 'column'} {line[3:]}"
+
+
+HANDLERS: dict[str, Callable[[State, int, Command], list[Event]]] = {
+    "move": _move,
+    "take": _take,
+    "explode": lambda s, seat, c: _special(s, seat, c, "explode"),
+    "play_again": lambda s, seat, c: _special(s, seat, c, "hat"),
+    "decline": _decline,
+    "end": _end,
+}
+
+
+def decide(state: State, seat: int, command: Any, rng: Rng) -> list[Event]:
+    """The events of ``command`` by ``seat``; Kupferkessel draws no random number after setup."""
+    if state["phase"] == "over":
+        raise IllegalMove("the game is over")
+    if seat != state["turn"]:
+        raise NotYourTurn(f"it is {SEAT_COLOURS[state['turn']]}'s turn")
+    if not isinstance(command, dict) or not isinstance(command.get("type"), str):
+        raise IllegalMove('a command is an object with a type, e.g. {"type": "move", "steps": 2}')
+    handler = HANDLERS.get(command["type"])
+    if handler is None:
+        raise IllegalMove(f"unknown command {command['type']!r}; the commands are {', '.join(COMMANDS)}")
+    return handler(state, seat, command)
