@@ -1,0 +1,298 @@
+"""The one effect engine: every card's effects are data (``{"do": ..., ...}``) interpreted here.
+
+The vocabulary: ``attack`` (basic from an end, targeted, two in a row, area; with ``curse``,
+``freeze``, ``heal_wizard``, ``drain`` riders), ``heal``, ``add_life``, ``uncurse``, ``magic``,
+``draw``, ``fury`` (Lektvar zuřivosti) and ``drain_magic``; plus the passive keys read elsewhere
+(``reaction``, ``passive``, ``store``, ``upkeep``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.rng import Rng
+from games.skodakouzla.content import card
+from games.skodakouzla.state import Event, State, apply, card_of, clone, entry, max_life
+
+Effect = dict[str, Any]
+Choice = dict[str, Any]
+#: Who attacks: ``{"kind": "spell"}`` or ``{"kind": "creature", "card": uid}``.
+Source = dict[str, Any]
+
+
+class GameOver(Exception):
+    """A wizard lost its last life: the game ends at once, whatever was still to resolve."""
+
+
+class Ctx:
+    """A working copy of the state that records every event ``decide`` emits."""
+
+    def __init__(self, state: State | None, rng: Rng) -> None:
+        self.state: State = clone(state) if state is not None else {}
+        self.events: list[Event] = []
+        self.rng = rng
+
+    def emit(self, type_: str, **data: Any) -> None:
+        """Record an event and apply it; a card at 0 life is destroyed, a wizard at 0 loses."""
+        e = {"type": type_, **data}
+        self.events.append(e)
+        self.state = apply(self.state or None, e)
+        if type_ != "Damaged":
+            return
+        p = self.state["players"][e["seat"]]
+        if e["target"] == "wizard":
+            if p["life"] <= 0:
+                self.emit("GameEnded", winner=1 - e["seat"], loser=e["seat"])
+                raise GameOver
+            return
+        row_entry = entry(p, e["target"])
+        if row_entry is not None and row_entry["life"] <= 0:
+            self.emit("CardDestroyed", seat=e["seat"], card=e["target"], magic=row_entry["magic"])
+
+    def draw(self, seat: int, n: int) -> None:
+        """Draw ``n``; an empty deck is rebuilt from the shuffled discard pile first."""
+        p = self.state["players"][seat]
+        while n > 0:
+            if not p["deck"]:
+                if not p["discard"]:
+                    return
+                self.emit("DeckShuffled", seat=seat, deck=self.rng.shuffle(p["discard"]))
+                p = self.state["players"][seat]
+            take = p["deck"][:n]
+            self.emit("CardsDrawn", seat=seat, cards=take)
+            p = self.state["players"][seat]
+            n -= len(take)
+
+    def refill_shop(self, n: int) -> None:
+        """Lay ``n`` shop cards; an empty shop deck is rebuilt from the removed shop cards."""
+        while n > 0:
+            shop = self.state["shop"]
+            if not shop["deck"]:
+                if not shop["removed"]:
+                    return
+                self.emit("ShopShuffled", deck=self.rng.shuffle(shop["removed"]))
+                shop = self.state["shop"]
+            take = shop["deck"][:n]
+            self.emit("ShopRefilled", cards=take)
+            n -= len(take)
+
+
+def freeze_until(state: State, owner: int) -> int:
+    """The turn at whose end a new crystal is returned: the owner's next turn end.
+
+    Received in the opponent's turn it stays for the owner's next turn; received in the owner's
+    own turn (Mrazivé brnění's reaction) it stays for the rest of it, the opponent's turn and the
+    owner's next turn.
+    """
+    return int(state["turn"]) + (2 if owner == state["active"] else 1)
+
+
+def is_creature(uid: str, state: State) -> bool:
+    return bool(card_of(state, uid)["type"] == "creature")
+
+
+def warded(player: dict[str, Any], state: State) -> bool:
+    """Magický prsten in the row shields the wizard from attack spells and their riders."""
+    return any(card_of(state, e["uid"]).get("passive", {}).get("ward") for e in player["row"])
+
+
+def _reduction(state: State, row_entry: dict[str, Any], source: Source) -> int:
+    """Rytíř: attacks of creatures on it are 1 weaker, unless it is frozen."""
+    if source["kind"] != "creature" or row_entry["frozen"]:
+        return 0
+    return int(card_of(state, row_entry["uid"]).get("passive", {}).get("creature_attack_reduction", 0))
+
+
+def choices(state: State, seat: int, eff: Effect, source: Source, laying: str | None = None) -> list[Choice]:
+    """Every choice an effect accepts: a direction, a target, or none (``[{}]``).
+
+    ``laying`` is the uid of a defence or creature being laid, a target of its own on-lay effect.
+    """
+    do = eff["do"]
+    me = state["players"][seat]
+    if do == "attack":
+        kind = eff["kind"]
+        if kind in ("basic", "two"):
+            return [{"from": "left"}, {"from": "right"}]
+        if kind == "area":
+            return [{}]
+        opp = state["players"][1 - seat]
+        out: list[Choice] = []
+        if not (source["kind"] == "spell" and warded(opp, state)):
+            out.append({"target": "wizard"})
+        for e in opp["row"]:
+            if eff.get("only") == "creature_or_wizard" and not is_creature(e["uid"], state):
+                continue
+            out.append({"target": e["uid"]})
+        return out
+    if do == "heal" and eff.get("target") == "choice":
+        return [{"target": "wizard"}] + [
+            {"target": e["uid"]} for e in me["row"] if is_creature(e["uid"], state)
+        ]
+    if do == "add_life" and eff.get("target") == "choice":
+        out = [{"target": "wizard"}] + [{"target": e["uid"]} for e in me["row"]]
+        if laying is not None:
+            out.append({"target": laying})
+        return out
+    return [{}]
+
+
+def run(ctx: Ctx, seat: int, eff: Effect, choice: Choice, source: Source) -> None:
+    """Resolve one effect of a card for ``seat``."""
+    do = eff["do"]
+    if do == "attack":
+        attack(ctx, seat, eff, choice, source)
+    elif do == "heal":
+        heal(ctx, seat, choice.get("target", "wizard"), eff["amount"])
+    elif do == "add_life":
+        _add_life(ctx, seat, eff, choice, source)
+    elif do == "uncurse":
+        n = min(eff["amount"], ctx.state["players"][seat]["curses"])
+        if n:
+            ctx.emit("CursesRemoved", seat=seat, amount=n)
+    elif do == "magic":
+        ctx.emit("MagicGained", seat=seat, amount=eff["amount"], source=source.get("card"))
+    elif do == "draw":
+        ctx.draw(seat, eff["amount"])
+    elif do == "fury":
+        _fury(ctx, seat)
+    elif do == "drain_magic":
+        for e in ctx.state["players"][1 - seat]["row"]:
+            if e["magic"]:
+                ctx.emit("MagicDrained", seat=1 - seat, card=e["uid"], amount=e["magic"])
+        ctx.emit("MagicGained", seat=seat, amount=eff["amount"], source=source.get("card"))
+    else:
+        raise ValueError(f"unknown effect {do!r}")
+
+
+def heal(ctx: Ctx, seat: int, target: str, amount: int) -> None:
+    """Heal restores life up to the maximum, only to the wizard or a creature."""
+    p = ctx.state["players"][seat]
+    if target == "wizard":
+        n = min(amount, max_life(p) - p["life"])
+    else:
+        row_entry = entry(p, target)
+        if row_entry is None or not is_creature(target, ctx.state):
+            return
+        n = min(amount, card_of(ctx.state, target)["life"] - row_entry["life"])
+    if n > 0:
+        ctx.emit("Healed", seat=seat, target=target, amount=n)
+
+
+def _add_life(ctx: Ctx, seat: int, eff: Effect, choice: Choice, source: Source) -> None:
+    """Add life may go above the maximum and reaches any card type."""
+    if eff.get("target") == "others":
+        for e in ctx.state["players"][seat]["row"]:
+            if e["uid"] != source.get("card"):
+                ctx.emit("LifeAdded", seat=seat, target=e["uid"], amount=eff["amount"])
+        return
+    ctx.emit("LifeAdded", seat=seat, target=choice["target"], amount=eff["amount"])
+
+
+def _fury(ctx: Ctx, seat: int) -> None:
+    """Lektvar zuřivosti: every unfrozen creature with an attack attacks now (Kněz too)."""
+    pending = [
+        e["uid"] for e in ctx.state["players"][seat]["row"]
+        if not e["frozen"] and any(a["do"] == "attack" for a in card_of(ctx.state, e["uid"]).get("acts", ()))
+    ]
+    if pending:
+        ctx.emit("FuryStarted", seat=seat, pending=pending)
+
+
+def _path(kind: str, row: list[str], choice: Choice) -> list[str]:
+    if kind == "area":
+        return [*row, "wizard"]
+    if kind == "targeted":
+        return [choice["target"]]
+    order = row if choice["from"] == "left" else row[::-1]
+    return [*order, "wizard"]
+
+
+def attack(ctx: Ctx, seat: int, eff: Effect, choice: Choice, source: Source) -> None:
+    """An attack on the opponent: hits first, then riders, then the reactions of armour hit.
+
+    Basic attacks carry their remaining strength through the row to the wizard; targeted and
+    two-in-a-row attacks stop at their targets; area attacks hit the wizard and every card. The
+    attack resolves in full even if a reaction will destroy the attacker.
+    """
+    opp = 1 - seat
+    s = ctx.state
+    shielded = source["kind"] == "spell" and warded(s["players"][opp], s)
+    kind = eff["kind"]
+    power = int(eff["power"])
+    path = _path(kind, [e["uid"] for e in s["players"][opp]["row"]], choice)
+    if kind == "two":
+        path = path[:2]
+    reached: list[str] = []
+    remaining = power
+    for target in path:
+        if target == "wizard":
+            if shielded:
+                break
+            amount = remaining if kind == "basic" else power
+            wizard_life = ctx.state["players"][opp]["life"]
+            reached.append("wizard")
+            if amount > 0:
+                ctx.emit("Damaged", seat=opp, target="wizard", amount=min(amount, wizard_life))
+            break
+        row_entry = entry(ctx.state["players"][opp], target)
+        assert row_entry is not None
+        strength = remaining if kind == "basic" else power
+        strength = max(0, strength - _reduction(ctx.state, row_entry, source))
+        damage = min(strength, row_entry["life"])
+        reached.append(target)
+        if damage:
+            ctx.emit("Damaged", seat=opp, target=target, amount=damage)
+        if kind == "basic":
+            remaining = strength - damage
+            if remaining <= 0:
+                break
+    _riders(ctx, seat, eff, reached, shielded)
+    _reactions(ctx, seat, reached, source)
+
+
+def _riders(ctx: Ctx, seat: int, eff: Effect, reached: list[str], shielded: bool) -> None:
+    """Curses always land on the wizard; freeze and drain touch only creatures and the wizard."""
+    opp = 1 - seat
+    if eff.get("curse") and not shielded:
+        ctx.emit("Cursed", seat=opp, amount=eff["curse"])
+    living = [t for t in reached if t == "wizard" or (
+        entry(ctx.state["players"][opp], t) is not None and is_creature(t, ctx.state))]
+    if eff.get("freeze"):
+        for target in living:
+            ctx.emit("Frozen", seat=opp, target=target, until=freeze_until(ctx.state, opp))
+    if eff.get("heal_wizard"):
+        heal(ctx, seat, "wizard", eff["heal_wizard"])
+    if eff.get("drain"):
+        hit = [t for t in reached if t == "wizard" or is_creature(t, ctx.state)]
+        if hit:
+            heal(ctx, seat, "wizard", eff["drain"] * len(hit))
+
+
+def _reactions(ctx: Ctx, seat: int, reached: list[str], source: Source) -> None:
+    """Reaction cards answer the attack, even when the attack destroyed them.
+
+    The attacker is the attacking creature, or the wizard who laid the attack spell; a curse
+    always goes to the attacker's wizard.
+    """
+    for target in reached:
+        if target == "wizard":
+            continue
+        reaction = card(ctx.state["cards"][target]).get("reaction")
+        if not reaction:
+            continue
+        attacker = "wizard"
+        if source["kind"] == "creature":
+            attacker = source["card"]
+            if entry(ctx.state["players"][seat], attacker) is None:
+                attacker = ""
+        if reaction.get("damage") and attacker:
+            p = ctx.state["players"][seat]
+            life = p["life"] if attacker == "wizard" else entry(p, attacker)["life"]  # type: ignore[index]
+            ctx.emit("Damaged", seat=seat, target=attacker, amount=min(reaction["damage"], life))
+        if reaction.get("curse"):
+            ctx.emit("Cursed", seat=seat, amount=reaction["curse"])
+        if reaction.get("freeze") and attacker and (
+            attacker == "wizard" or entry(ctx.state["players"][seat], attacker) is not None
+        ):
+            ctx.emit("Frozen", seat=seat, target=attacker, until=freeze_until(ctx.state, seat))

@@ -1,0 +1,78 @@
+"""The game's options: the variants and modifications of the rulebook, and arranged games."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from games.interface import InvalidOptions
+from games.skodakouzla.content import COLOURS, card, shop_cards, starter_deck
+
+#: Every option with its default: standard income 1, no variant, no modification.
+DEFAULTS: dict[str, Any] = {
+    "income": 1,
+    "two_colours": False,
+    "masters": None,
+    "shop_topdeck": False,
+    "other_freeze": False,
+    "arranged": None,
+}
+
+
+def normalize(options: dict[str, Any]) -> dict[str, Any]:
+    """Validated options with defaults filled in; raises :class:`InvalidOptions`."""
+    unknown = sorted(set(options) - set(DEFAULTS))
+    if unknown:
+        raise InvalidOptions(f"unknown options {unknown}; known: {sorted(DEFAULTS)}")
+    out = {**DEFAULTS, **options}
+    income = out["income"]
+    if isinstance(income, bool) or not isinstance(income, int) or not 0 <= income <= 3:
+        raise InvalidOptions("income is the magic taken each turn, an integer 0–3")
+    two = out["two_colours"]
+    kept_ok = isinstance(two, list) and len(set(two)) == 2 == len(two) and set(two) <= set(COLOURS)
+    if not isinstance(two, bool) and not kept_ok:
+        raise InvalidOptions(f"two_colours is true (random) or the two kept colours of {COLOURS}")
+    masters = out["masters"]
+    if masters is not None and not (
+        isinstance(masters, list) and len(masters) == 2 and all(c in COLOURS for c in masters)
+    ):
+        raise InvalidOptions(f"masters is each seat's level-2 colour, two of {COLOURS}")
+    for flag in ("shop_topdeck", "other_freeze"):
+        if not isinstance(out[flag], bool):
+            raise InvalidOptions(f"{flag} is true or false")
+    if out["arranged"] is not None:
+        _check_arranged(out["arranged"])
+    return out
+
+
+def _check_arranged(arranged: Any) -> None:
+    if not isinstance(arranged, dict) or set(arranged) - {"shop", "decks"}:
+        raise InvalidOptions("arranged has 'shop' (card ids) and 'decks' (one list of card ids per seat)")
+    shop = arranged.get("shop", [])
+    if not isinstance(shop, list) or not all(isinstance(c, str) for c in shop):
+        raise InvalidOptions("arranged.shop is a list of shop card ids, top first")
+    over = Counter(shop) - Counter(shop_cards())
+    if over:
+        raise InvalidOptions(f"arranged.shop names more cards than the shop holds: {sorted(over)}")
+    decks = arranged.get("decks", [[], []])
+    if not isinstance(decks, list) or len(decks) != 2:
+        raise InvalidOptions("arranged.decks is one list of starter card ids per seat")
+    for deck in decks:
+        if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
+            raise InvalidOptions("arranged.decks lists starter card ids, top first")
+        over = Counter(deck) - Counter(starter_deck())
+        if over:
+            raise InvalidOptions(f"arranged deck names cards not in the starter deck: {sorted(over)}")
+
+
+def arranged_order(pool: list[str], ids: list[str], cards_of: dict[str, str]) -> tuple[list[str], list[str]]:
+    """Split ``pool`` (uids) into the arranged prefix (matching ``ids`` in order) and the rest."""
+    rest = list(pool)
+    prefix: list[str] = []
+    for card_id in ids:
+        uid = next((u for u in rest if cards_of[u] == card_id), None)
+        if uid is None:
+            raise InvalidOptions(f"arranged card {card_id!r} ({card(card_id)['en']}) is not in play")
+        rest.remove(uid)
+        prefix.append(uid)
+    return prefix, rest
