@@ -1,0 +1,153 @@
+"""Deciding as a sequence of events: every event is applied to a private copy at once, so each
+next step (a refill, a goal, the end of a turn) is decided on the state it really follows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.carodeni import content, goals
+from games.carodeni.state import Event, State, apply, clone, current_seat
+from games.rng import Rng
+
+#: The solo game lasts exactly 15 rounds, in three stages of five.
+SOLO_ROUNDS = 15
+STAGE_ROUNDS = 5
+
+
+def draw_from(bag: dict[str, int], plan: list[str], rng: Rng) -> str | None:
+    """One ingredient from the bag: the arranged sequence while its next kind is in the bag (else
+    the arrangement is dropped), then the seeded stream; ``None`` when the bag is empty."""
+    total = sum(bag.values())
+    if total == 0:
+        return None
+    if plan and bag.get(plan[0], 0) > 0:
+        kind = plan.pop(0)
+    else:
+        plan.clear()
+        r = rng.randbelow(total)
+        kind = ""
+        for k in content.kinds():
+            if r < bag[k]:
+                kind = k
+                break
+            r -= bag[k]
+    bag[kind] -= 1
+    return kind
+
+
+class Flow:
+    """A private copy of the state and the events that led to it."""
+
+    def __init__(self, state: State, rng: Rng) -> None:
+        self.s = clone(state)
+        self.rng = rng
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        apply(self.s, event)
+
+    def draw_kind(self) -> str | None:
+        return draw_from(dict(self.s["bag"]), list(self.s["bag_plan"]), self.rng)
+
+    def take(self, seat: int, item: str, location: str, slot: int | None = None) -> None:
+        """The item leaves the board and its place is refilled at once (it may be taken again)."""
+        b = self.s["board"][content.LOCATIONS.index(location)]
+        event: dict[str, Any] = {"type": "ItemTaken", "seat": seat, "item": item, "location": location}
+        if item == "ingredient":
+            assert slot is not None
+            event.update(slot=slot, kind=b["ingredients"][slot])
+        elif item in ("potion", "tool"):
+            event["card"] = b["potion"]
+        else:
+            event["card"] = b["witch"]
+            if item == "animal":
+                event["animal"] = content.witches()[b["witch"]]["animal"]
+        if item == "tool":
+            event["tool"] = content.potions()[b["potion"]]["back"]
+        self.emit(event)
+        if item == "ingredient":
+            self.emit({"type": "SlotRefilled", "location": location, "item": "ingredient",
+                       "slot": slot, "kind": self.draw_kind()})
+        elif item in ("potion", "tool"):
+            self._refill_card(location, "potion")
+        else:
+            self._refill_card(location, "witch")
+
+    def _refill_card(self, location: str, item: str) -> None:
+        deck = self.s[f"{item}_deck"]
+        card = deck[0] if deck else None
+        self.emit({"type": "SlotRefilled", "location": location, "item": item, "card": card})
+        if card is not None and not self.s[f"{item}_deck"]:
+            self.deck_ran_out(item)
+
+    def deck_ran_out(self, item: str) -> None:
+        """An empty deck triggers the end; the cards set aside at setup become its deck."""
+        name = "witches" if item == "witch" else "potions"
+        self.emit({"type": "DeckRanOut", "deck": name, "aside": list(self.s[f"{item}_aside"])})
+        self.trigger_end(f"{name}_deck_ran_out")
+
+    def refresh(self, seat: int, target: str, location: str | None) -> None:
+        """Three cards to the bottom of their deck and three new from the top, or one location's
+        ingredients back into the bag and three new drawn."""
+        s = self.s
+        if target == "ingredients":
+            assert location is not None
+            b = s["board"][content.LOCATIONS.index(location)]
+            bag = dict(s["bag"])
+            for k in b["ingredients"]:
+                if k is not None:
+                    bag[k] += 1
+            plan = list(s["bag_plan"])
+            drawn = [draw_from(bag, plan, self.rng) for _ in range(3)]
+            self.emit({"type": "OfferRefreshed", "seat": seat, "target": target, "location": location,
+                       "returned": list(b["ingredients"]), "drawn": drawn})
+            return
+        item = "witch" if target == "witches" else "potion"
+        returned = [b[item] for b in s["board"]]
+        deck = s[f"{item}_deck"] + [c for c in returned if c is not None]
+        drawn = [deck[i] if i < len(deck) else None for i in range(3)]
+        self.emit({"type": "OfferRefreshed", "seat": seat, "target": target,
+                   "returned": returned, "drawn": drawn})
+        if not s[f"{item}_deck"] and any(c is not None for c in drawn):
+            self.deck_ran_out(item)
+
+    def trigger_end(self, reason: str) -> None:
+        """Finish this round and play one more (the solo game ignores it: it lasts 15 rounds)."""
+        if self.s["solo"] or self.s["end_round"] is not None:
+            return
+        self.emit({"type": "EndTriggered", "reason": reason, "last_round": self.s["round"] + 1})
+
+    def claim_goals(self, seat: int) -> None:
+        """Goals go at once to the first who meets them; the second-to-last one triggers the end."""
+        for event in goals.claims(self.s, seat):
+            self.emit(event)
+            claimed = sum(1 for g in self.s["goals"] if g["claimed_by"] is not None)
+            if claimed >= len(self.s["goals"]) - 1:
+                self.trigger_end("goals")
+
+    def end_turn(self) -> None:
+        s = self.s
+        seat = current_seat(s)
+        last_in_round = s["turn"]["index"] == len(s["order"]) - 1
+        rnd = s["round"]
+        self.emit({"type": "TurnEnded", "seat": seat, "round": rnd})
+        if not last_in_round:
+            return
+        if s["solo"]:
+            if rnd + 1 >= SOLO_ROUNDS:
+                self._grandmaster()
+                self.emit({"type": "GameEnded", "reason": "fifteen_rounds"})
+        elif s["end_round"] is not None and rnd >= s["end_round"]:
+            self.emit({"type": "GameEnded", "reason": s["end_reason"]})
+
+    def _grandmaster(self) -> None:
+        """Grandmaster difficulty: the goals nobody claimed go to Ostara at the end."""
+        s = self.s
+        if s["difficulty"] != "grandmaster":
+            return
+        for i, goal in enumerate(s["goals"]):
+            if goal["claimed_by"] is None:
+                self.emit({"type": "GoalClaimed", "seat": s["ostara"], "goal": i,
+                           "token": goal["token"], "side": goal["side"],
+                           "points": goals.side(goal)["points"], "reason": "unclaimed_at_end"})

@@ -1,0 +1,183 @@
+"""Setting up a game: options, the arrangement, decks, goals, the board and each seat's start.
+
+Solo: ``setup({"solo": true, "difficulty": ...}, seats=2)``; seat 0 is the human player, seat 1
+is Ostara (the bot ``ostara``), who moves first. The human gets starting potion 2 (second in turn
+order), Ostara a random other one (the rulebook: "one random starting potion").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.carodeni import content
+from games.carodeni.flow import draw_from
+from games.interface import Event, InvalidOptions
+from games.rng import Rng
+
+DIFFICULTIES = ("novice", "experienced", "grandmaster")
+#: Goals by player count: (hard, easy).
+GOAL_COUNTS = {2: (3, 2), 3: (4, 2), 4: (4, 3), 5: (4, 4)}
+_OPTION_TYPES: dict[str, type] = {
+    "solo": bool, "difficulty": str, "animals": bool, "animal_goals": int,
+    "extra_hard_goal": bool, "arranged": dict,
+}
+_ARRANGED_KEYS = ("witch_deck", "potion_deck", "goals", "bag", "ostara_tokens",
+                  "ostara_starting_potion")
+
+
+def _check_options(options: Any, seats: int) -> dict[str, Any]:
+    if not isinstance(options, dict):
+        raise InvalidOptions("options must be an object")
+    for key, value in options.items():
+        if key not in _OPTION_TYPES:
+            raise InvalidOptions(f"unknown option {key!r}; known: {sorted(_OPTION_TYPES)}")
+        want = _OPTION_TYPES[key]
+        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+            raise InvalidOptions(f"option {key!r} must be a {want.__name__}")
+    solo = options.get("solo", False)
+    if solo and seats != 2:
+        raise InvalidOptions("the solo game has 2 seats: seat 0 the player, seat 1 Ostara")
+    if not solo and not 2 <= seats <= 5:
+        raise InvalidOptions("Čarodění is for 2–5 seats (or solo: 2 seats, the player and Ostara)")
+    if "difficulty" in options and not solo:
+        raise InvalidOptions("difficulty is a solo option")
+    difficulty = options.get("difficulty", "novice") if solo else None
+    if solo and difficulty not in DIFFICULTIES:
+        raise InvalidOptions(f"difficulty must be one of {list(DIFFICULTIES)}")
+    animal_goals = options.get("animal_goals", 0)
+    if not 0 <= animal_goals <= 2:
+        raise InvalidOptions("animal_goals is 0, 1 or 2")
+    if animal_goals and not options.get("animals", False):
+        raise InvalidOptions("animal goals need the animal variant (animals: true)")
+    return {"solo": solo, "difficulty": difficulty, "animals": options.get("animals", False),
+            "animal_goals": animal_goals, "extra_hard_goal": options.get("extra_hard_goal", False)}
+
+
+def _deck(arranged: Any, ids: list[str], name: str, rng: Rng) -> list[str]:
+    """The arranged cards on top in the given order, the rest shuffled beneath."""
+    if arranged is None:
+        return rng.shuffle(ids)
+    if not isinstance(arranged, list) or len(set(map(str, arranged))) != len(arranged):
+        raise InvalidOptions(f"arranged {name} must be a list of distinct card ids")
+    unknown = [c for c in arranged if c not in ids]
+    if unknown:
+        raise InvalidOptions(f"arranged {name}: unknown cards {unknown}")
+    return list(arranged) + rng.shuffle([c for c in ids if c not in arranged])
+
+
+def _goal_row(opts: dict[str, Any], seats: int, arranged: Any, rng: Rng) -> list[dict[str, str]]:
+    """The goal row, easy sides left of hard ones (the solo game's row order, used everywhere).
+
+    Solo novice uses the 2-player counts, experienced and grandmaster five hard goals. Animal
+    goals are added on their easy side, or hard where every goal is hard."""
+    if opts["solo"]:
+        hard, easy = (3, 2) if opts["difficulty"] == "novice" else (5, 0)
+    else:
+        hard, easy = GOAL_COUNTS[seats]
+    hard += 1 if opts["extra_hard_goal"] else 0
+    animal_side = "hard" if easy == 0 else "easy"
+    tokens = content.goals()
+    regular = sorted(t for t, g in tokens.items() if not g["animal"])
+    animal = sorted(t for t, g in tokens.items() if g["animal"])
+    if arranged is None:
+        drawn = rng.shuffle(regular)
+        row = [{"token": t, "side": "hard"} for t in drawn[:hard]]
+        row += [{"token": t, "side": "easy"} for t in drawn[hard:hard + easy]]
+        row += [{"token": t, "side": animal_side} for t in rng.shuffle(animal)[:opts["animal_goals"]]]
+    else:
+        row = _check_goals(arranged, hard, easy, animal_side, opts["animal_goals"])
+    return [g for g in row if g["side"] == "easy"] + [g for g in row if g["side"] == "hard"]
+
+
+def _check_goals(arranged: Any, hard: int, easy: int, animal_side: str, n_animal: int) -> list[
+        dict[str, str]]:
+    tokens = content.goals()
+    if not isinstance(arranged, list) or not all(
+        isinstance(g, dict) and set(g) == {"token", "side"} and g["token"] in tokens
+        and g["side"] in ("easy", "hard") for g in arranged
+    ):
+        raise InvalidOptions("arranged goals: a list of {token, side} with known tokens")
+    if len({g["token"] for g in arranged}) != len(arranged):
+        raise InvalidOptions("arranged goals: each token at most once")
+    regular = [g for g in arranged if not tokens[g["token"]]["animal"]]
+    animal = [g for g in arranged if tokens[g["token"]]["animal"]]
+    if sum(g["side"] == "hard" for g in regular) != hard or sum(
+            g["side"] == "easy" for g in regular) != easy:
+        raise InvalidOptions(f"arranged goals: this game uses {hard} hard and {easy} easy goals")
+    if len(animal) != n_animal or any(g["side"] != animal_side for g in animal):
+        raise InvalidOptions(f"arranged goals: {n_animal} animal goals on their {animal_side} side")
+    return [dict(g) for g in arranged]
+
+
+def _ostara_plan(arranged: Any, tokens: list[str]) -> list[list[str]]:
+    if arranged is None:
+        return []
+    if not isinstance(arranged, list) or len(arranged) > 3 or not all(
+        isinstance(stage, list) and len(set(stage)) == len(stage) and all(t in tokens for t in stage)
+        for stage in arranged
+    ):
+        raise InvalidOptions(f"arranged ostara_tokens: up to 3 stages, each distinct tokens of {tokens}")
+    return [list(stage) for stage in arranged]
+
+
+def setup(options: dict[str, Any], seats: int, rng: Rng) -> list[Event]:
+    opts = _check_options(options, seats)
+    arranged = options.get("arranged", {})
+    unknown = [k for k in arranged if k not in _ARRANGED_KEYS]
+    if unknown:
+        raise InvalidOptions(f"unknown arranged keys {unknown}; known: {list(_ARRANGED_KEYS)}")
+    solo = opts["solo"]
+    order = [1, 0] if solo else list(range(seats))
+    witch_deck = _deck(arranged.get("witch_deck"), sorted(content.witches()), "witch_deck", rng)
+    potion_deck = _deck(arranged.get("potion_deck"), sorted(content.potions()), "potion_deck", rng)
+    witch_aside: list[str] = []
+    potion_aside: list[str] = []
+    if seats >= 3:
+        witch_deck, witch_aside = witch_deck[:-5], witch_deck[-5:]
+        potion_deck, potion_aside = potion_deck[:-5], potion_deck[-5:]
+    row = _goal_row(opts, seats, arranged.get("goals"), rng)
+    plan = arranged.get("bag", [])
+    if not isinstance(plan, list) or any(k not in content.kinds() for k in plan):
+        raise InvalidOptions(f"arranged bag: a list of ingredient kinds {list(content.kinds())}")
+    plan = list(plan)
+    bag = dict(content.ingredient_counts())
+    board = []
+    for _ in content.LOCATIONS:
+        ingredients = [draw_from(bag, plan, rng) for _ in range(3)]
+        board.append({"ingredients": ingredients, "potion": potion_deck.pop(0),
+                      "witch": witch_deck.pop(0)})
+    players = []
+    ostara_start = None
+    if solo:
+        choice = arranged.get("ostara_starting_potion")
+        others = ["S1", "S3", "S4", "S5"]
+        if choice is not None and choice not in others:
+            raise InvalidOptions(f"arranged ostara_starting_potion: one of {others}")
+        ostara_start = choice if choice is not None else rng.choice(others)
+        players = [{"hand": ["N1a", "N1b"], "potions": ["S2"]}, {"hand": [], "potions": [ostara_start]}]
+    else:
+        for seat in range(seats):
+            players.append({"hand": [f"N{seat + 1}a", f"N{seat + 1}b"],
+                            "potions": [f"S{order.index(seat) + 1}"]})
+    tokens = [t for t, d in content.ostara_tokens().items() if opts["animals"] or not d["animal"]]
+    return [{
+        "type": "GameStarted",
+        "options": dict(options),
+        "seats": seats,
+        "arranged": bool(arranged),
+        "solo": solo,
+        "difficulty": opts["difficulty"],
+        "animals": opts["animals"],
+        "order": order,
+        "ostara": 1 if solo else None,
+        "witch_deck": witch_deck,
+        "potion_deck": potion_deck,
+        "witch_aside": witch_aside,
+        "potion_aside": potion_aside,
+        "bag_plan": plan,
+        "board": board,
+        "players": players,
+        "goals": row,
+        "ostara_tokens": tokens if solo else [],
+        "ostara_plan": _ostara_plan(arranged.get("ostara_tokens"), tokens) if solo else [],
+    }]

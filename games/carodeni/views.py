@@ -1,0 +1,73 @@
+"""What each seat may see: the board, the goals, every clan and everything on the table are
+public; a seat's hand of witches is its own (others see how many); deck orders, the bag's
+contents and order, the cards set aside and Ostara's coming tokens are nobody's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.carodeni import content
+from games.carodeni.goals import side
+from games.carodeni.state import Event, State, current_seat
+
+_PUBLIC_LISTS = ("played", "potions", "tools", "animals", "clan_witches", "clan_potions",
+                 "clan_tools", "clan_animals", "goals")
+
+
+def view(s: State, seat: int | None) -> dict[str, Any]:
+    players = []
+    for i, p in enumerate(s["players"]):
+        q: dict[str, Any] = {name: list(p[name]) for name in _PUBLIC_LISTS}
+        q["seat"] = i
+        q["ingredients"] = dict(p["ingredients"])
+        q["hand_count"] = len(p["hand"])
+        if i == seat:
+            q["hand"] = list(p["hand"])
+        players.append(q)
+    out: dict[str, Any] = {
+        "seat": seat,
+        "seats": s["seats"],
+        "solo": s["solo"],
+        "difficulty": s["difficulty"],
+        "animals": s["animals"],
+        "order": list(s["order"]),
+        "ostara": s["ostara"],
+        "board": [dict(b, location=content.LOCATIONS[i], ingredients=list(b["ingredients"]))
+                  for i, b in enumerate(s["board"])],
+        "witch_deck": len(s["witch_deck"]),
+        "potion_deck": len(s["potion_deck"]),
+        "set_aside": {"witches": len(s["witch_aside"]), "potions": len(s["potion_aside"])},
+        "bag": sum(s["bag"].values()),
+        "goals": [dict(g, **{k: v for k, v in side(g).items() if k in ("kind", "points")})
+                  for g in s["goals"]],
+        "players": players,
+        "turn": dict(s["turn"], ap=list(s["turn"]["ap"]), seat=None if s["over"] else current_seat(s)),
+        "round": s["round"],
+        "end_round": s["end_round"],
+        "end_reason": s["end_reason"],
+        "over": s["over"],
+    }
+    if s["ostara_state"] is not None:
+        o = s["ostara_state"]
+        out["ostara_tokens"] = {"stage": o["stage"], "token": o["token"],
+                                "left_in_stage": len(o["order"])}
+    return out
+
+
+def redact(s: State, event: Event, seat: int | None) -> Event:
+    """Only the opening event and Ostara's shuffles carry hidden orders; the rest is public
+    (every card and ingredient that moves was face up on the board)."""
+    if event["type"] == "GameStarted":
+        out = dict(event)
+        for name in ("witch_deck", "potion_deck", "witch_aside", "potion_aside", "bag_plan"):
+            out[name] = len(event[name])
+        out["ostara_plan"] = []
+        out["options"] = {k: v for k, v in event["options"].items() if k != "arranged"}
+        out["players"] = [
+            p if i == seat else {"hand": len(p["hand"]), "potions": p["potions"]}
+            for i, p in enumerate(event["players"])
+        ]
+        return out
+    if event["type"] == "OstaraTokensShuffled":
+        return {"type": event["type"], "stage": event["stage"], "order": len(event["order"])}
+    return event
