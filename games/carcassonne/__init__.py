@@ -1,0 +1,47 @@
+"""Carcassonne with the Mage & Witch expansion (on by default; ``{"mage_witch": false}``: base game)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.carcassonne import tiles
+from games.carcassonne.bots import BOTS
+from games.carcassonne.rules import decide, evolve, is_over, legal_actions, setup, to_move
+from games.carcassonne.scoring import score as _score
+from games.carcassonne.views import redact, view
+from games.interface import GameInfo, Score, State
+
+INFO = GameInfo(id="carcassonne", name="Carcassonne + Mage & Witch", min_seats=2, max_seats=5, rules_version=1)
+
+
+def score(state: State) -> Score:
+    return _score(state)
+
+
+def catalog() -> dict[str, Any]:
+    """The 24 base tile types and the 8 Mage & Witch tiles, as data, with the figures."""
+    return {
+        "game": INFO.id,
+        "halves": list(tiles.HALVES),
+        "start_tile": tiles.START,
+        "tiles": [
+            {**t, "ids": [f"{t['id']}.{n}" for n in range(1, t["count"] + 1)]} for t in tiles.types().values()
+        ],
+        "figures": {
+            "follower": {"en": "Follower", "cs": "Družiník", "pl": "Podwładny", "per_player": 7},
+            "mage": {"en": "Mage", "cs": "Mág", "pl": "Mag"},
+            "witch": {"en": "Witch", "cs": "Čarodějnice", "pl": "Czarownica"},
+        },
+        "roles": {
+            "thief": {"en": "Thief", "cs": "Lupič", "pl": "Rozbójnik"},
+            "knight": {"en": "Knight", "cs": "Rytíř", "pl": "Rycerz"},
+            "monk": {"en": "Monk", "cs": "Mnich", "pl": "Mnich"},
+            "farmer": {"en": "Farmer", "cs": "Sedlák", "pl": "Chłop"},
+        },
+    }
+
+
+__all__ = [
+    "BOTS", "INFO", "catalog", "decide", "evolve", "is_over", "legal_actions", "redact", "score", "setup",
+    "to_move", "view",
+]

@@ -1,0 +1,57 @@
+"""The mage and the witch: where they may go after a tile with the mage symbol, or after a conflict.
+
+Rulebook and footnotes: a magic figure goes onto an incomplete road or city on any tile, never onto
+the other figure's feature (a feature the new tile just completed is no longer incomplete, fn. 1); a
+figure already out that is moved must change feature (fn. 3); either figure may be chosen, the one
+off the board included (fn. 4). With no target at all, one figure on the board is removed. When a
+tile joins the two figures' features, one of them first moves to another incomplete road or city, or
+is set aside when there is none (fn. 5), before anything else of the turn (fn. 6).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.interface import Command
+
+FIGURES = ("mage", "witch")
+OTHER = {"mage": "witch", "witch": "mage"}
+
+
+def feature_of(s: dict[str, Any], fig: str) -> str | None:
+    seg = s.get(fig)
+    return None if seg is None else s["owner"][seg]
+
+
+def in_conflict(s: dict[str, Any]) -> bool:
+    """Both figures out and standing on one feature (a tile has just joined theirs)."""
+    m, w = feature_of(s, "mage"), feature_of(s, "witch")
+    return m is not None and m == w
+
+
+def _targets(s: dict[str, Any], excluded: set[str | None]) -> list[str]:
+    out = []
+    for fid, rec in s["features"].items():
+        if rec["open"] > 0 and rec["kind"] in ("road", "city") and fid not in excluded:
+            out.extend(rec["segs"])
+    return out
+
+
+def _place(s: dict[str, Any], fig: str, seg: str) -> Command:
+    t, i = seg.split(":")
+    _, x, y, _ = s["tiles"][int(t)]
+    return {"type": "place_magic", "figure": fig, "x": x, "y": y, "feature": int(i)}
+
+
+def options(s: dict[str, Any]) -> list[Command]:
+    """Every command the magic step allows now (``phase`` ``conflict`` or ``magic``)."""
+    out: list[Command] = []
+    if s["phase"] == "conflict":
+        targets = _targets(s, {feature_of(s, "mage")})
+        for fig in FIGURES:
+            out.extend(_place(s, fig, seg) for seg in targets)
+        return out or [{"type": "remove_magic", "figure": fig} for fig in FIGURES]
+    for fig in FIGURES:
+        excluded = {feature_of(s, fig), feature_of(s, OTHER[fig])}
+        out.extend(_place(s, fig, seg) for seg in _targets(s, excluded))
+    return out or [{"type": "remove_magic", "figure": fig} for fig in FIGURES if s.get(fig) is not None]

@@ -1,0 +1,435 @@
+"""Setup, commands, events and turn order: the decider and its fold.
+
+A turn is: place the drawn tile (``place_tile``); if it joined the mage's and the witch's features,
+move one of them away (``place_magic``/``remove_magic``, phase ``conflict``); if it bears the mage
+symbol, place or move a magic figure (phase ``magic``); place a follower or pass (phase
+``follower``); then every feature the tile completed is scored and the next player draws. A drawn
+tile that fits nowhere is discarded and another drawn; when none is left the game ends and the
+final scoring follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.carcassonne import features, magic, scoring, tiles
+from games.interface import Command, Event, IllegalMove, InvalidOptions, NotYourTurn, State
+from games.rng import Rng
+
+SEATS = (2, 5)
+FOLLOWERS = 7
+OPTION_KEYS = ("mage_witch", "arranged")
+
+
+def _options(options: Mapping[str, Any]) -> tuple[bool, list[str]]:
+    if not isinstance(options, Mapping):
+        raise InvalidOptions("options must be an object")
+    unknown = sorted(set(options) - set(OPTION_KEYS))
+    if unknown:
+        raise InvalidOptions(f"unknown options {unknown}; known: {list(OPTION_KEYS)}")
+    mw = options.get("mage_witch", True)
+    if not isinstance(mw, bool):
+        raise InvalidOptions("mage_witch must be true or false")
+    arranged = options.get("arranged", [])
+    if not isinstance(arranged, list) or not all(isinstance(t, str) for t in arranged):
+        raise InvalidOptions("arranged must be a list of tile ids such as \"U.3\"")
+    known = set(tiles.tile_ids(mw)) - {tiles.START}
+    bad = [t for t in arranged if t not in known]
+    if bad:
+        raise InvalidOptions(f"arranged holds tiles not in this game's pack (the start tile excluded): {bad}")
+    if len(set(arranged)) != len(arranged):
+        raise InvalidOptions("arranged names a tile more than once")
+    return mw, list(arranged)
+
+
+def setup(options: Mapping[str, Any], seats: int, rng: Rng) -> list[Event]:
+    """The start tile on the map, then the first draw; ``arranged`` (a prefix of the pack) goes first."""
+    if not isinstance(seats, int) or not SEATS[0] <= seats <= SEATS[1]:
+        raise InvalidOptions(f"Carcassonne is for {SEATS[0]} to {SEATS[1]} players, not {seats}")
+    mw, arranged = _options(options)
+    started: Event = {
+        "type": "GameStarted",
+        "seats": seats,
+        "options": dict(options),
+        "arranged": bool(arranged),
+        "mage_witch": mw,
+        "start": {"tile": tiles.START, "x": 0, "y": 0, "rotation": 0},
+    }
+    log = _Log(evolve(None, started))
+    log.events.append(started)
+    _draw(log, 0, rng)
+    return log.events
+
+
+class _Log:
+    """The events a command produces, folded as they are made so later ones see their effect."""
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+
+def _int(cmd: Command, key: str) -> int:
+    v = cmd.get(key)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise IllegalMove(f"{key} must be an integer")
+    return v
+
+
+def _need_phase(s: dict[str, Any], *phases: str) -> None:
+    if s["phase"] in phases:
+        return
+    need = {
+        "tile": "place the drawn tile first",
+        "conflict": "first move the mage or the witch off the feature they now share",
+        "magic": "first place or move the mage or the witch (the tile bears the mage symbol)",
+        "follower": "place a follower on the new tile or pass first",
+    }
+    raise IllegalMove(need.get(s["phase"], "that is not possible now"))
+
+
+def _place_tile(s: dict[str, Any], seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_phase(s, "tile")
+    x, y, r = _int(cmd, "x"), _int(cmd, "y"), _int(cmd, "rotation")
+    if r not in range(4):
+        raise IllegalMove("rotation is 0, 1, 2 or 3 quarter turns clockwise")
+    if f"{x},{y}" in s["grid"]:
+        raise IllegalMove("that square already holds a tile")
+    if [x, y, r] not in s["placements"]:
+        raise IllegalMove("the tile must touch the map and every edge must match its neighbour's")
+    return [{"type": "TilePlaced", "seat": seat, "tile": s["current"], "x": x, "y": y, "rotation": r}]
+
+
+def _magic_command(s: dict[str, Any], seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_phase(s, "conflict", "magic")
+    fig = cmd.get("figure")
+    if fig not in magic.FIGURES:
+        raise IllegalMove("figure is \"mage\" or \"witch\"")
+    body = dict(cmd)
+    if cmd["type"] == "place_magic":
+        body = {"type": "place_magic", "figure": fig, "x": _int(cmd, "x"), "y": _int(cmd, "y"),
+                "feature": _int(cmd, "feature")}
+    else:
+        body = {"type": "remove_magic", "figure": fig}
+    if body not in magic.options(s):
+        raise IllegalMove(_magic_reason(s, body))
+    if body["type"] == "remove_magic":
+        return [{"type": "MagicFigureRemoved", "seat": seat, "figure": fig}]
+    event: Event = {"type": "MagicFigurePlaced", "seat": seat, "figure": fig, "x": body["x"], "y": body["y"],
+                    "feature": body["feature"], "from": _where(s, s.get(fig))}
+    return [event]
+
+
+def _magic_reason(s: dict[str, Any], body: Command) -> str:
+    if body["type"] == "remove_magic":
+        if s.get(body["figure"]) is None:
+            return f"the {body['figure']} is not on the map"
+        return "a magic figure is removed only when neither can be placed or moved"
+    if s["phase"] == "conflict":
+        return "move a magic figure to another incomplete road or city (not the feature they share)"
+    return ("a magic figure goes onto an incomplete road or city of the map, never onto the other figure's "
+            "feature, and a figure already out must change feature")
+
+
+def _where(s: dict[str, Any], seg: str | None) -> dict[str, int] | None:
+    if seg is None:
+        return None
+    t, i = seg.split(":")
+    _, x, y, _ = s["tiles"][int(t)]
+    return {"x": x, "y": y, "feature": int(i)}
+
+
+def follower_options(s: dict[str, Any], seat: int) -> list[Command]:
+    """The features of the tile just placed that no follower occupies (none without followers left)."""
+    if s["supply"][seat] <= 0:
+        return []
+    t = s["last"]
+    tile, _, _, r = s["tiles"][t]
+    owner, feats = s["owner"], s["features"]
+    return [
+        {"type": "place_follower", "feature": i}
+        for i in range(len(tiles.of(tile, r).features))
+        if not feats[owner[f"{t}:{i}"]]["followers"]
+    ]
+
+
+def _place_follower(s: dict[str, Any], seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_phase(s, "follower")
+    i = _int(cmd, "feature")
+    t = s["last"]
+    tile, x, y, r = s["tiles"][t]
+    feats = tiles.of(tile, r).features
+    if i not in range(len(feats)):
+        raise IllegalMove(f"the new tile has features 0 to {len(feats) - 1}")
+    if s["supply"][seat] <= 0:
+        raise IllegalMove("you have no follower left in your supply")
+    if s["features"][s["owner"][f"{t}:{i}"]]["followers"]:
+        raise IllegalMove("a follower already occupies that feature")
+    kind = feats[i].kind
+    event: Event = {"type": "FollowerPlaced", "seat": seat, "x": x, "y": y, "feature": i, "kind": kind,
+                    "role": tiles.ROLES[kind]}
+    return _finish_turn(s, seat, event, rng)
+
+
+def _pass(s: dict[str, Any], seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_phase(s, "follower")
+    return _finish_turn(s, seat, {"type": "FollowerSkipped", "seat": seat}, rng)
+
+
+def _finish_turn(s: dict[str, Any], seat: int, event: Event, rng: Rng) -> list[Event]:
+    """Score what the tile completed (followers return; the magic figure returns too, fn.), then draw."""
+    log = _Log(s)
+    log.emit(event)
+    for fid in log.state["completed"]:
+        st = log.state
+        rec = st["features"][fid]
+        if rec["followers"] or scoring.figure_on(st, fid):
+            log.emit(_scored(st, fid, final=False))
+    _draw(log, (seat + 1) % log.state["seats"], rng)
+    return log.events
+
+
+def _scored(s: dict[str, Any], fid: str, final: bool) -> Event:
+    rec = s["features"][fid]
+    winners = scoring.majority(rec)
+    return {
+        "type": "FeatureScored",
+        "feature": fid,
+        "kind": rec["kind"],
+        "tiles": features.tiles_in(rec),
+        "points": scoring.points(s, fid) if winners else 0,
+        "winners": winners,
+        "figure": scoring.figure_on(s, fid) if rec["kind"] in ("road", "city") else None,
+        "followers": [{"seat": seat, **_where(s, seg)} for seat, seg in rec["followers"]],  # type: ignore[dict-item]
+        "final": final,
+    }
+
+
+def _draw(log: _Log, seat: int, rng: Rng) -> None:
+    """Draw for ``seat``: the arranged tiles first, then uniformly from the rest (a shuffled pack)."""
+    while True:
+        s = log.state
+        if s["queue"]:
+            tile = s["queue"][0]
+        elif s["remaining"]:
+            tile = s["remaining"][rng.randbelow(len(s["remaining"]))]
+        else:
+            break
+        if features.fits_somewhere(s, tile):
+            log.emit({"type": "TileDrawn", "seat": seat, "tile": tile})
+            return
+        log.emit({"type": "TileDiscarded", "seat": seat, "tile": tile})
+    _final_scoring(log)
+
+
+def _final_scoring(log: _Log) -> None:
+    """Incomplete roads, cities and monasteries, then fields; magic figures modify as in play."""
+    s = log.state
+    for fid, rec in s["features"].items():
+        if rec["followers"] and rec["kind"] != "field" and rec["open"] > 0:
+            log.emit(_scored(s, fid, final=True))
+    s = log.state
+    for fid, rec in s["features"].items():
+        if rec["followers"] and rec["kind"] == "field":
+            log.emit(_scored(s, fid, final=True))
+    log.emit({"type": "GameEnded", "score": scoring.score(log.state)})
+
+
+_COMMANDS = {
+    "place_tile": _place_tile,
+    "place_magic": _magic_command,
+    "remove_magic": _magic_command,
+    "place_follower": _place_follower,
+    "pass": _pass,
+}
+
+
+def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
+    if not isinstance(command, Mapping):
+        raise IllegalMove("a command is an object with a type")
+    handler = _COMMANDS.get(command.get("type"))  # type: ignore[arg-type]
+    if handler is None:
+        raise IllegalMove(f"unknown command {command.get('type')!r}; known: {sorted(_COMMANDS)}")
+    if state is None or state["phase"] == "over":
+        raise IllegalMove("the game is over")
+    if seat != state["turn"]:
+        raise NotYourTurn(f"it is seat {state['turn']}'s turn")
+    return handler(state, seat, dict(command), rng)
+
+
+def legal_actions(state: State, seat: int) -> list[Command]:
+    s = state
+    if s is None or s["phase"] == "over" or seat != s["turn"]:
+        return []
+    phase = s["phase"]
+    if phase == "tile":
+        return [{"type": "place_tile", "x": x, "y": y, "rotation": r} for x, y, r in s["placements"]]
+    if phase in ("conflict", "magic"):
+        return magic.options(s)
+    if phase == "follower":
+        return [*follower_options(s, seat), {"type": "pass"}]
+    return []
+
+
+def to_move(state: State) -> list[int]:
+    if state is None or state["phase"] in ("over", "scoring"):
+        return []
+    return [state["turn"]]
+
+
+def is_over(state: State) -> bool:
+    return state is not None and state["phase"] == "over"
+
+
+# --- the fold -------------------------------------------------------------------------------------
+
+
+def _started(_: State, e: Event) -> dict[str, Any]:
+    n = e["seats"]
+    mw = e["mage_witch"]
+    arranged = list(e["options"].get("arranged", []))
+    s: dict[str, Any] = {
+        **features.empty_map(),
+        "seats": n,
+        "mage_witch": mw,
+        "phase": "tile",
+        "turn": 0,
+        "current": None,
+        "placements": [],
+        "remaining": [t for t in tiles.tile_ids(mw) if t != tiles.START],
+        "queue": arranged,
+        "discarded": [],
+        "supply": [FOLLOWERS] * n,
+        "mage": None,
+        "witch": None,
+        "scores": [dict.fromkeys(scoring.PARTS, 0) for _ in range(n)],
+        "last": None,
+    }
+    start = e["start"]
+    s = features.place(s, start["tile"], start["x"], start["y"], start["rotation"])
+    s["completed"] = []
+    return s
+
+
+def _take(s: dict[str, Any], tile: str) -> dict[str, Any]:
+    s = dict(s)
+    if s["queue"] and s["queue"][0] == tile:
+        s["queue"] = s["queue"][1:]
+    rem = list(s["remaining"])
+    rem.remove(tile)
+    s["remaining"] = rem
+    return s
+
+
+def _drawn(s: dict[str, Any], e: Event) -> dict[str, Any]:
+    s = _take(s, e["tile"])
+    s.update(current=e["tile"], placements=features.placements(s, e["tile"]), phase="tile", turn=e["seat"])
+    return s
+
+
+def _discarded(s: dict[str, Any], e: Event) -> dict[str, Any]:
+    s = _take(s, e["tile"])
+    s["discarded"] = [*s["discarded"], e["tile"]]
+    return s
+
+
+def _after_conflict(s: dict[str, Any]) -> dict[str, Any]:
+    """Enter the magic step when the new tile bears the mage symbol and there is anything to do."""
+    s["phase"] = "follower"
+    if s["mage_witch"]:
+        tile, _, _, r = s["tiles"][s["last"]]
+        if tiles.of(tile, r).mage:
+            s["phase"] = "magic"
+            if not magic.options(s):
+                s["phase"] = "follower"
+    return s
+
+
+def _tile_placed(s: dict[str, Any], e: Event) -> dict[str, Any]:
+    s = features.place(s, e["tile"], e["x"], e["y"], e["rotation"])
+    s.update(current=None, placements=[], last=len(s["tiles"]) - 1)
+    if s["mage_witch"] and magic.in_conflict(s):
+        s["phase"] = "conflict"
+        return s
+    return _after_conflict(s)
+
+
+def _seg_at(s: dict[str, Any], e: Event) -> str:
+    t = s["grid"][f"{e['x']},{e['y']}"]
+    return f"{t}:{e['feature']}"
+
+
+def _magic_placed(s: dict[str, Any], e: Event) -> dict[str, Any]:
+    s = dict(s)
+    s[e["figure"]] = _seg_at(s, e)
+    return _after_conflict(s) if s["phase"] == "conflict" else {**s, "phase": "follower"}
+
+
+def _magic_removed(s: dict[str, Any], e: Event) -> dict[str, Any]:
+    s = dict(s)
+    s[e["figure"]] = None
+    return _after_conflict(s) if s["phase"] == "conflict" else {**s, "phase": "follower"}
+
+
+def _follower_placed(s: dict[str, Any], e: Event) -> dict[str, Any]:
+    s = dict(s)
+    seg = _seg_at(s, e)
+    fid = s["owner"][seg]
+    rec = s["features"][fid]
+    s["features"] = {**s["features"], fid: {**rec, "followers": [*rec["followers"], [e["seat"], seg]]}}
+    supply = list(s["supply"])
+    supply[e["seat"]] -= 1
+    s.update(supply=supply, phase="scoring")
+    return s
+
+
+def _skipped(s: dict[str, Any], e: Event) -> dict[str, Any]:
+    return {**s, "phase": "scoring"}
+
+
+def _feature_scored(s: dict[str, Any], e: Event) -> dict[str, Any]:
+    s = dict(s)
+    part = scoring.PART[e["kind"]]
+    scores = list(s["scores"])
+    for seat in e["winners"]:
+        scores[seat] = {**scores[seat], part: scores[seat][part] + e["points"]}
+    s["scores"] = scores
+    if e["final"]:
+        return s
+    fid = e["feature"]
+    rec = s["features"][fid]
+    supply = list(s["supply"])
+    for seat, _ in rec["followers"]:
+        supply[seat] += 1
+    s["supply"] = supply
+    s["features"] = {**s["features"], fid: {**rec, "followers": []}}
+    if e["figure"]:
+        s[e["figure"]] = None
+    return s
+
+
+def _ended(s: dict[str, Any], e: Event) -> dict[str, Any]:
+    return {**s, "phase": "over", "current": None, "placements": []}
+
+
+_EVENTS = {
+    "GameStarted": _started,
+    "TileDrawn": _drawn,
+    "TileDiscarded": _discarded,
+    "TilePlaced": _tile_placed,
+    "MagicFigurePlaced": _magic_placed,
+    "MagicFigureRemoved": _magic_removed,
+    "FollowerPlaced": _follower_placed,
+    "FollowerSkipped": _skipped,
+    "FeatureScored": _feature_scored,
+    "GameEnded": _ended,
+}
+
+
+def evolve(state: State, event: Event) -> State:
+    return _EVENTS[event["type"]](state, event)

@@ -1,0 +1,73 @@
+"""What a seat may see: everything on the table, never the order of the pack.
+
+The map, followers, magic figures, scores, supplies and the drawn tile are public; so is the pack's
+size and make-up (anyone can count the tiles played). The draw order exists only as the arranged
+prefix in the options, which ``redact`` hides until the game is over. The feature graph
+(``owner``/``features``) is public too: it is what the table shows, pre-digested for clients and bots.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from games.carcassonne import rules, scoring, tiles
+from games.interface import Event, State
+
+_PUBLIC = ("seats", "mage_witch", "phase", "turn", "supply", "tiles", "grid", "owner", "features", "next_fid",
+           "frontier", "completed", "last", "discarded")
+
+
+def _at(s: dict[str, Any], seg: str) -> dict[str, int]:
+    t, i = seg.split(":")
+    _, x, y, _ = s["tiles"][int(t)]
+    return {"x": x, "y": y, "feature": int(i)}
+
+
+def _followers(s: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for rec in s["features"].values():
+        for seat, seg in rec["followers"]:
+            out.append({"seat": seat, **_at(s, seg), "kind": rec["kind"], "role": tiles.ROLES[rec["kind"]]})
+    return out
+
+
+def _current(s: dict[str, Any]) -> dict[str, Any] | None:
+    tile = s["current"]
+    if tile is None:
+        return None
+    t = tiles.types()[tiles.tile_type(tile)]
+    return {"tile": tile, "type": t["id"], "mage": t["mage"], "edges": t["edges"], "features": t["features"]}
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    s = state
+    out = {k: s[k] for k in _PUBLIC}
+    out.update(
+        seat=seat,
+        to_move=rules.to_move(s),
+        over=s["phase"] == "over",
+        current_tile=_current(s),
+        placements=s["placements"],
+        pack_size=len(s["remaining"]),
+        pack=dict(sorted(Counter(tiles.tile_type(t) for t in s["remaining"]).items())),
+        board=[{"tile": t, "x": x, "y": y, "rotation": r} for t, x, y, r in s["tiles"]],
+        followers=_followers(s),
+        mage=None if s["mage"] is None else _at(s, s["mage"]),
+        witch=None if s["witch"] is None else _at(s, s["witch"]),
+        mage_seg=s["mage"],
+        witch_seg=s["witch"],
+        score=scoring.score(s),
+        scores=s["scores"],
+    )
+    if seat is not None and s["phase"] == "follower" and seat == s["turn"]:
+        out["follower_options"] = rules.follower_options(s, seat)
+    return out
+
+
+def redact(state: State, event: Event, seat: int | None) -> Event:
+    """Only the arranged draw order is secret; the tile in play is public once drawn."""
+    if event["type"] == "GameStarted" and "arranged" in event.get("options", {}):
+        opts = {k: v for k, v in event["options"].items() if k != "arranged"}
+        return {**event, "options": opts}
+    return event
