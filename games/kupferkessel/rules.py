@@ -101,7 +101,7 @@ def _phase(state: State, *phases: str) -> None:
             "take": "take a card from the row or column beside your pawn (take)",
             "special": "use the special symbol of the card you took, or decline it",
             "end": "you took the last card of a line: keep it or set it aside (end)",
-        }[state["phase"]]
+        }.get(state["phase"], "that is not possible now")
     )
 
 
