@@ -1,16 +1,166 @@
-"""Bots: ``random`` and ``default``."""
+"""Bots: ``random`` (uniform over the legal actions) and ``default`` (a one-ply heuristic).
+
+The default bot values each feature it might touch as the points it would bring (completed: what
+it scores now; incomplete: its end-game value plus a share of the completion bonus), counted for the
+bot and against the rivals, and prices a follower by how many it has left (farmers stay for good,
+so they cost more while the pack is big). It puts the mage where it leads and the witch where a rival
+leads. It reads only its own view: the public map and feature graph.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from games.carcassonne import features, scoring, tiles
 from games.interface import Bot, Command
 from games.rng import Rng
+
+S = dict[str, Any]
 
 
 def random_bot(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Command:
     return rng.choice(actions)
 
 
-BOTS: dict[str, Bot] = {"random": random_bot, "default": random_bot}
+def _estimate(s: S, fid: str) -> float:
+    """What the feature is likely worth to each of its majority holders."""
+    rec = s["features"][fid]
+    kind = rec["kind"]
+    if rec["open"] == 0 or kind == "field":
+        base: float = scoring.points(s, fid)
+        if kind == "field":
+            open_cities = {s["owner"][c] for c in rec["cities"]} - set(scoring.completed_cities(s, rec))
+            base += 1.0 * len(open_cities)
+        return base
+    late = s["pack_size"] < 10
+    p = float(scoring.points(s, fid))
+    if kind == "city" and not late:
+        p += p * 0.8 / rec["open"]
+    elif kind == "road" and not late:
+        p += 0.5 / rec["open"]
+    elif kind == "monastery" and not late:
+        p += 0.4 * rec["open"]
+    return p
+
+
+def _worth(s: S, fid: str, me: int) -> float:
+    rec = s["features"][fid]
+    if not rec["followers"]:
+        return 0.0
+    winners = scoring.majority(rec)
+    p = _estimate(s, fid)
+    rivals = sum(1 for w in winners if w != me)
+    value = (p if me in winners else 0.0) - p * rivals / max(1, s["seats"] - 1)
+    if rec["open"] == 0 and rec["kind"] != "field":
+        value += _follower_value(s) * sum(1 for seat, _ in rec["followers"] if seat == me)
+    return value
+
+
+def _follower_value(s: S) -> float:
+    return 1.0 + 0.4 * (7 - s["supply"][s["seat"]]) if s["pack_size"] > 5 else 0.2
+
+
+def _segs_around(s: S, x: int, y: int) -> list[str]:
+    out = []
+    grid = s["grid"]
+    for dx, dy in (*tiles.DELTA, *tiles.RING):
+        t = grid.get(f"{x + dx},{y + dy}")
+        if t is not None:
+            tile, _, _, r = s["tiles"][t]
+            out.extend(f"{t}:{i}" for i in range(len(tiles.of(tile, r).features)))
+    return out
+
+
+def _total(s: S, segs: list[str], me: int) -> float:
+    owner = s["owner"]
+    return sum(_worth(s, fid, me) for fid in {owner[g] for g in segs})
+
+
+def _follower_gain(s: S, t: int, i: int, me: int) -> float:
+    """The value of a follower of ``me`` on feature ``i`` of placed tile ``t``, less its price."""
+    fid = s["owner"][f"{t}:{i}"]
+    rec = s["features"][fid]
+    if rec["followers"]:
+        return float("-inf")
+    with_me = {**s, "features": {**s["features"], fid: {**rec, "followers": [[me, f"{t}:{i}"]]}}}
+    gain = _worth(with_me, fid, me)
+    if rec["open"] == 0 and rec["kind"] != "field":
+        return gain - _follower_value(s)
+    price = _follower_value(s)
+    if rec["kind"] == "field":
+        price += 3.0 if s["pack_size"] > 25 else 0.5
+    return gain - price
+
+
+def _best_follower_gain(s: S, t: int, me: int) -> float:
+    if s["supply"][me] <= 0:
+        return 0.0
+    tile, _, _, r = s["tiles"][t]
+    n = len(tiles.of(tile, r).features)
+    return max(0.0, *(_follower_gain(s, t, i, me) for i in range(n)))
+
+
+def _as_state(view: Mapping[str, Any]) -> S:
+    s = dict(view)
+    s["mage"], s["witch"] = view["mage_seg"], view["witch_seg"]
+    return s
+
+
+def _pick(scored: list[tuple[float, Command]], rng: Rng) -> Command:
+    best = max(v for v, _ in scored)
+    return rng.choice([c for v, c in scored if v >= best - 1e-9])
+
+
+def _tile(s: S, actions: list[Command], rng: Rng) -> Command:
+    me = s["seat"]
+    tile = s["current_tile"]["tile"]
+    scored = []
+    for a in actions:
+        x, y = a["x"], a["y"]
+        around = _segs_around(s, x, y)
+        before = _total(s, around, me)
+        s2 = features.place(s, tile, x, y, a["rotation"])
+        t = len(s2["tiles"]) - 1
+        new = [f"{t}:{i}" for i in range(len(tiles.of(tile, a["rotation"]).features))]
+        after = _total(s2, around + new, me)
+        scored.append((after - before + _best_follower_gain(s2, t, me), a))
+    return _pick(scored, rng)
+
+
+def _magic(s: S, actions: list[Command], rng: Rng) -> Command:
+    me = s["seat"]
+    scored = []
+    for a in actions:
+        fig = a["figure"]
+        s2 = dict(s)
+        if a["type"] == "remove_magic":
+            s2[fig] = None
+        else:
+            t = s["grid"][f"{a['x']},{a['y']}"]
+            s2[fig] = f"{t}:{a['feature']}"
+        segs = [g for g in (s[fig], s2[fig]) if g is not None]
+        scored.append((_total(s2, segs, me) - _total(s, segs, me), a))
+    return _pick(scored, rng)
+
+
+def _follower(s: S, actions: list[Command], rng: Rng) -> Command:
+    me, t = s["seat"], s["last"]
+    scored = []
+    for a in actions:
+        gain = 0.0 if a["type"] == "pass" else _follower_gain(s, t, a["feature"], me)
+        scored.append((gain, a))
+    return _pick(scored, rng)
+
+
+def default_bot(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Command:
+    s = _as_state(view)
+    kind = actions[0]["type"]
+    if kind == "place_tile":
+        return _tile(s, actions, rng)
+    if kind in ("place_magic", "remove_magic"):
+        return _magic(s, actions, rng)
+    return _follower(s, actions, rng)
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "default": default_bot}
