@@ -30,6 +30,7 @@ def random_bot(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Com
 
 def _gain(held: int, value: int, double: bool) -> float:
     """Points gained by adding a card of ``value`` to ``held`` cards of its ingredient."""
+    gain: float
     if held == 0:
         gain = -value
     elif held == 1:
@@ -54,7 +55,9 @@ class _Estimate:
         if view["pending"] and view["pending"] not in shown:
             shown.append(view["pending"])
         visible = Counter(cards()[c]["ingredient"] for c in shown)
-        self.hidden = {ing: 4 - visible.get(ing, 0) for ing in {card["ingredient"] for card in cards().values()}}
+        self.hidden = {
+            ing: 4 - visible.get(ing, 0) for ing in {card["ingredient"] for card in cards().values()}
+        }
         mine = view["cauldrons"][seat]
         hidden_total = 56 - len(shown)
         self.p = max(0, mine["count"] - 1) / hidden_total if hidden_total else 0.0

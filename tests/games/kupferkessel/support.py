@@ -86,7 +86,7 @@ def all_cards_of(state: Any) -> list[str]:
     for cauldron in state["cauldrons"]:
         out += cauldron
     out += state["deck"] + state["set_aside"] + state["removed"]
-    if state["phase"] == "end":
+    if state["phase"] == "end" and state["pending"] is not None:
         out.append(state["pending"])
     return out
 

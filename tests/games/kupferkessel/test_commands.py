@@ -58,9 +58,15 @@ def test_moving_twice_is_refused() -> None:
 
 
 def test_decide_and_evolve_leave_the_state_alone_and_survive_json() -> None:
-    state = table(grid={spot(3, 3): "blue-moss-2"}, cauldrons=(["grey-roots-3"], ["brown-toad-1", "brown-toad-4"]))
+    state = table(
+        grid={spot(3, 3): "blue-moss-2"}, cauldrons=(["grey-roots-3"], ["brown-toad-1", "brown-toad-4"])
+    )
     before = copy.deepcopy(state)
-    for command in ({"type": "move", "steps": 3}, {"type": "take", "card": "blue-moss-2"}, {"type": "explode"}):
+    for command in (
+        {"type": "move", "steps": 3},
+        {"type": "take", "card": "blue-moss-2"},
+        {"type": "explode"},
+    ):
         events = kk.decide(state, 0, command, NoRandom())
         assert state == before
         new = state

@@ -48,7 +48,9 @@ def test_a_true_is_not_one_step() -> None:
 
 
 def test_clockwise_move_lands_beside_a_column_and_asks_for_a_take() -> None:
-    state, events = apply(table(cauldrons=(["grey-roots-3"], ["brown-toad-1"])), 0, {"type": "move", "steps": 3})
+    state, events = apply(
+        table(cauldrons=(["grey-roots-3"], ["brown-toad-1"])), 0, {"type": "move", "steps": 3}
+    )
     assert events == [
         {"type": "PawnMoved", "seat": 0, "steps": 3, "from": 0, "to": 3, "jumped": False, "line": "col3"}
     ]

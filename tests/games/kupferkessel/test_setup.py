@@ -52,7 +52,12 @@ def test_black_or_white_first_cards_go_under_the_deck_and_the_next_is_drawn() ->
     deck = NON_PLAYER[:32] + [PLAYER[0], PLAYER[1], NON_PLAYER[32], PLAYER[2], NON_PLAYER[33]]
     opening = events({"arranged": {"deck": deck}})
     assert opening[2] == {"type": "CauldronStarted", "seat": 0, "card": NON_PLAYER[32], "refused": PLAYER[:2]}
-    assert opening[3] == {"type": "CauldronStarted", "seat": 1, "card": NON_PLAYER[33], "refused": PLAYER[2:3]}
+    assert opening[3] == {
+        "type": "CauldronStarted",
+        "seat": 1,
+        "card": NON_PLAYER[33],
+        "refused": PLAYER[2:3],
+    }
     stacked = opening[4]["deck"]
     assert stacked[-3:] == PLAYER[:3]
     assert len(stacked) == 22

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import games.kupferkessel as kk
@@ -14,7 +16,7 @@ EXPLODE = "blue-moss-2"
 HAT = "green-snake-skin-2"
 
 
-def at_column_1(**kw: object) -> dict:
+def at_column_1(**kw: Any) -> dict:
     """White's pawn beside column 1 with a top card of value 1, moving from the top-left corner."""
     kw.setdefault("cauldrons", (["grey-roots-1"], ["brown-toad-1", "brown-toad-3"]))
     state = table(**kw)  # type: ignore[arg-type]
@@ -68,7 +70,13 @@ def test_exploding_cauldron_sends_the_opponents_top_card_under_the_deck() -> Non
     assert kk.legal_actions(state, 0) == [{"type": "explode"}, {"type": "decline"}]
     assert kk.legal_actions(state, 1) == []
     state, events = apply(state, 0, {"type": "explode"})
-    assert events[0] == {"type": "CauldronExploded", "seat": 0, "victim": 1, "card": "brown-toad-3", "to": "deck"}
+    assert events[0] == {
+        "type": "CauldronExploded",
+        "seat": 0,
+        "victim": 1,
+        "card": "brown-toad-3",
+        "to": "deck",
+    }
     assert state["cauldrons"][1] == ["brown-toad-1"]
     assert events[1] == {"type": "SpotRefilled", "row": 2, "col": 1, "card": deck[0]}
     assert state["deck"] == deck[1:] + ["brown-toad-3"]

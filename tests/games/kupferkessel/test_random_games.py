@@ -1,0 +1,111 @@
+"""Seeded random games through the engine, exactly as the platform plays them, with invariants:
+every card exactly once, nothing hidden in any view or redacted event, scores equal to their
+breakdowns, every listed action accepted, the state a JSON round trip away from itself."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import games.kupferkessel as kk
+from games.simulate import Match, play
+
+from .support import ALL_CARDS, NoRandom, all_cards_of, hidden_from_table, leaked
+
+GAMES = 1000
+#: Games replayed event by event with every invariant checked after each event.
+STEPWISE = 100
+OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"recipes": True},
+    {"direction": "counterclockwise"},
+    {"recipes": True, "direction": "counterclockwise"},
+]
+PAIRINGS = [("random", "random"), ("default", "random"), ("random", "default"), ("default", "default")]
+
+
+def _game(i: int) -> tuple[Match, dict[str, Any]]:
+    options = OPTIONS[i % len(OPTIONS)]
+    return play(kk, PAIRINGS[(i // len(OPTIONS)) % len(PAIRINGS)], f"kk-{i}".encode(), options), options
+
+
+def _check_table(state: Any) -> None:
+    assert Counter(all_cards_of(state)) == Counter({c: 1 for c in ALL_CARDS})
+    assert state["pawns"][0] != state["pawns"][1]
+    assert json.loads(json.dumps(state)) == state
+
+
+def _check_secrets(state: Any, events: list[dict[str, Any]], with_log: bool) -> None:
+    if kk.is_over(state):
+        return
+    hidden = hidden_from_table(state)
+    recipes = state["recipes"]
+    for seat in (0, 1, None):
+        secret = hidden | ({r for s in (0, 1) if s != seat for r in recipes[s]})
+        assert not leaked(kk.view(state, seat), secret)
+        if with_log:
+            assert not leaked([kk.redact(state, e, seat) for e in events], secret)
+
+
+def _check_actions(state: Any) -> None:
+    for seat in (0, 1):
+        for action in kk.legal_actions(state, seat):
+            kk.decide(state, seat, action, NoRandom())
+
+
+def _check_final(match: Match) -> None:
+    state = match.state
+    assert kk.is_over(state) and kk.to_move(state) == []
+    _check_table(state)
+    assert match.events[-1]["type"] == "GameEnded"
+    result = kk.score(state)
+    for seat in result["seats"]:
+        assert seat["total"] == sum(seat["breakdown"].values())
+    best = max(s["total"] for s in result["seats"])
+    assert result["winners"] == [s["seat"] for s in result["seats"] if s["total"] == best]
+    run = 1
+    turns = [e["next"] for e in match.events if e["type"] == "TurnEnded"]
+    for before, after in zip(turns, turns[1:], strict=False):
+        run = run + 1 if after == before else 1
+        assert run <= 2, "a player was on turn more than twice in a row"
+
+
+def _replay_stepwise(match: Match) -> None:
+    state, dealt = None, False
+    for n, event in enumerate(match.events, 1):
+        folded = kk.evolve(state, event)
+        if state is not None:
+            assert kk.evolve(json.loads(json.dumps(state)), event) == folded
+        state = folded
+        dealt = dealt or event["type"] == "DeckStacked"
+        if dealt:
+            _check_table(state)
+            _check_secrets(state, match.events[:n], with_log=n % 15 == 0)
+            _check_actions(state)
+    assert state == match.state
+
+
+@pytest.mark.slow
+def test_a_thousand_seeded_games_keep_every_invariant() -> None:
+    lengths = []
+    for i in range(GAMES):
+        match, _ = _game(i)
+        _check_final(match)
+        if i % (GAMES // STEPWISE) == 0:
+            _replay_stepwise(match)
+        lengths.append(match.commands)
+    assert min(lengths) > 10
+
+
+def test_a_few_seeded_games_keep_every_invariant() -> None:
+    for i in range(8):
+        match, _ = _game(i)
+        _check_final(match)
+        _replay_stepwise(match)
+
+
+def test_the_same_seed_replays_the_same_game() -> None:
+    assert _game(3)[0].events == _game(3)[0].events
