@@ -1,0 +1,129 @@
+"""Helpers for the Carcassonne tests: arranged games played through ``decide``, and invariants."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import games.carcassonne as game
+from games.carcassonne import features, tiles
+from games.interface import Command, Event
+from games.rng import Rng
+
+SEED = b"carcassonne-tests"
+
+
+def new_game(arranged: list[str], seats: int = 2, mage_witch: bool = True) -> dict[str, Any]:
+    state: Any = None
+    for e in game.setup({"arranged": arranged, "mage_witch": mage_witch}, seats, Rng(SEED, "setup")):
+        state = game.evolve(state, e)
+    return state
+
+
+def act(state: dict[str, Any], cmd: Command) -> tuple[dict[str, Any], list[Event]]:
+    """Play ``cmd`` for the seat to move; it must be listed by ``legal_actions``."""
+    seat = state["turn"]
+    assert cmd in game.legal_actions(state, seat), (cmd, state["phase"])
+    events = game.decide(state, seat, cmd, Rng(SEED, f"v{len(state['tiles'])}-{state['phase']}"))
+    for e in events:
+        state = game.evolve(state, e)
+    return state, events
+
+
+def turn(
+    state: dict[str, Any],
+    x: int,
+    y: int,
+    rotation: int,
+    follower: int | None = None,
+    magic: tuple[str, int, int, int] | str | None = None,
+) -> tuple[dict[str, Any], list[Event]]:
+    """One whole turn: the tile, the magic figure if asked for (``(figure, x, y, feature)`` or a
+    figure name to remove), then a follower on feature ``follower`` or a pass."""
+    events: list[Event] = []
+    state, ev = act(state, {"type": "place_tile", "x": x, "y": y, "rotation": rotation})
+    events += ev
+    if magic is not None:
+        if isinstance(magic, str):
+            cmd: Command = {"type": "remove_magic", "figure": magic}
+        else:
+            fig, mx, my, mf = magic
+            cmd = {"type": "place_magic", "figure": fig, "x": mx, "y": my, "feature": mf}
+        state, ev = act(state, cmd)
+        events += ev
+    assert state["phase"] == "follower", state["phase"]
+    cmd = {"type": "pass"} if follower is None else {"type": "place_follower", "feature": follower}
+    state, ev = act(state, cmd)
+    return state, events + ev
+
+
+def seg(state: dict[str, Any], x: int, y: int, feature: int) -> str:
+    return f"{state['grid'][f'{x},{y}']}:{feature}"
+
+
+def fid(state: dict[str, Any], x: int, y: int, feature: int) -> str:
+    fid: str = state["owner"][seg(state, x, y, feature)]
+    return fid
+
+
+def scored(events: list[Event]) -> list[Event]:
+    return [e for e in events if e["type"] == "FeatureScored"]
+
+
+def total(state: dict[str, Any], seat: int) -> int:
+    return sum(state["scores"][seat].values())
+
+
+def check(state: dict[str, Any], events: list[Event] | None = None) -> None:
+    """The invariants that hold after every event."""
+    mw = state["mage_witch"]
+    every = tiles.tile_ids(mw)
+    accounted = [t for t, *_ in state["tiles"]] + state["remaining"] + state["discarded"]
+    if state["current"] is not None:
+        accounted.append(state["current"])
+    assert Counter(accounted) == Counter(every), "every tile is placed, in the pack, discarded or in hand"
+    assert len(every) == (80 if mw else 72)
+    on_board = Counter(seat for rec in state["features"].values() for seat, _ in rec["followers"])
+    for seat in range(state["seats"]):
+        assert state["supply"][seat] + on_board[seat] == 7, "followers are conserved"
+        assert state["supply"][seat] >= 0
+    if state["phase"] != "conflict" and state["mage"] is not None and state["witch"] is not None:
+        assert state["owner"][state["mage"]] != state["owner"][state["witch"]], "mage and witch share a feature"
+    for fig in ("mage", "witch"):
+        if state[fig] is not None:
+            rec = state["features"][state["owner"][state[fig]]]
+            assert rec["kind"] in ("road", "city") and rec["open"] > 0 or state["phase"] in ("conflict", "scoring")
+    for rec in state["features"].values():
+        assert rec["open"] >= 0
+        if rec["kind"] != "field":
+            assert len(rec["followers"]) <= 7 * state["seats"]
+    sc = game.score(state)
+    for s in sc["seats"]:
+        assert s["total"] == sum(s["breakdown"].values())
+    if events is not None:
+        from_events = [Counter() for _ in range(state["seats"])]  # type: ignore[var-annotated]
+        for e in events:
+            if e["type"] == "FeatureScored":
+                for w in e["winners"]:
+                    from_events[w][e["kind"]] += e["points"]
+        for seat, parts in enumerate(state["scores"]):
+            assert parts["roads"] == from_events[seat]["road"]
+            assert parts["cities"] == from_events[seat]["city"]
+            assert parts["monasteries"] == from_events[seat]["monastery"]
+            assert parts["fields"] == from_events[seat]["field"]
+
+
+def check_deep(state: dict[str, Any]) -> None:
+    """Slower checks: the feature records equal a fresh replay of the map, and JSON round-trips."""
+    replay = features.empty_map()
+    for tile, x, y, r in state["tiles"]:
+        replay = features.place(replay, tile, x, y, r)
+    assert replay["owner"].keys() == state["owner"].keys()
+    groups_a = {frozenset(rec["segs"]) for rec in state["features"].values()}
+    groups_b = {frozenset(rec["segs"]) for rec in replay["features"].values()}
+    assert groups_a == groups_b, "incremental merging equals a fresh replay"
+    for rec in state["features"].values():
+        other = replay["features"][replay["owner"][rec["segs"][0]]]
+        assert other["open"] == rec["open"] and other["shields"] == rec["shields"]
+    assert json.loads(json.dumps(state)) == state
