@@ -28,19 +28,23 @@ def new_player(hand: list[str], potions: list[str]) -> dict[str, Any]:
     return player
 
 
-def clone(s: State) -> State:
-    """A copy sharing nothing mutable with ``s`` (cheaper than ``copy.deepcopy``)."""
+def _copy_player(p: dict[str, Any]) -> dict[str, Any]:
+    q: dict[str, Any] = {name: list(p[name]) for name in _PLAYER_LISTS}
+    q["ingredients"] = dict(p["ingredients"])
+    return q
+
+
+def clone(s: State, only_seat: int | None = None, every_seat: bool = True) -> State:
+    """A copy sharing nothing mutable with ``s`` (cheaper than ``copy.deepcopy``); with
+    ``every_seat`` false only ``only_seat``'s area is copied (an event changes one seat at most)."""
     c = dict(s)
     c["board"] = [
         {"ingredients": list(b["ingredients"]), "potion": b["potion"], "witch": b["witch"]}
         for b in s["board"]
     ]
-    players = []
-    for p in s["players"]:
-        q: dict[str, Any] = {name: list(p[name]) for name in _PLAYER_LISTS}
-        q["ingredients"] = dict(p["ingredients"])
-        players.append(q)
-    c["players"] = players
+    c["players"] = [
+        _copy_player(p) if every_seat or i == only_seat else p for i, p in enumerate(s["players"])
+    ]
     c["turn"] = dict(s["turn"], ap=list(s["turn"]["ap"]))
     c["goals"] = [dict(g) for g in s["goals"]]
     c["bag"] = dict(s["bag"])
@@ -257,6 +261,6 @@ def evolve(state: State | None, event: Event) -> State:
     if event["type"] == "GameStarted":
         return start(event)
     assert state is not None, "the first event must be GameStarted"
-    s = clone(state)
+    s = clone(state, event.get("seat"), every_seat=False)
     apply(s, event)
     return s
