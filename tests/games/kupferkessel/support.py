@@ -42,7 +42,7 @@ def table(
     ``deck`` is given (and then the remainder is out of the game)."""
     state = dict(started(extra.pop("options", None)))
     used = {c for c in (grid or {}).values() if c} | {c for cauldron in cauldrons for c in cauldron}
-    used |= set(deck or [])
+    used |= set(deck or []) | ({extra["pending"]} if extra.get("pending") else set())
     free = [c for c in card_order() if c not in used]
     squares: list[str | None] = [None] * 36
     for spot in card_spots():

@@ -10,7 +10,7 @@ import games.kupferkessel as kk
 from games.rng import Rng
 from games.simulate import play
 
-from .support import started
+from .support import spot, started, table
 
 MATCHES = 200
 
@@ -43,10 +43,28 @@ def test_bots_choose_a_listed_action_from_their_own_view(name: str) -> None:
     assert kk.BOTS[name](kk.view(state, 0), actions, Rng(b"b", "bot:v5")) in actions
 
 
-def test_default_bot_uses_specials_and_keeps_a_scoring_last_card() -> None:
+def test_default_bot_uses_specials() -> None:
     view = kk.view(started(), 0)
     bot = kk.BOTS["default"]
     explode = [{"type": "explode"}, {"type": "decline"}]
     assert bot(view, explode, Rng(b"b", "x")) == {"type": "explode"}
     again = [{"type": "play_again"}, {"type": "decline"}]
     assert bot(view, again, Rng(b"b", "x")) == {"type": "play_again"}
+
+
+def test_default_bot_keeps_a_last_card_that_joins_its_top_and_drops_a_sure_single() -> None:
+    creepers = {
+        spot(1, 1): "purple-creeper-1",
+        spot(1, 2): "purple-creeper-2",
+        spot(1, 3): "purple-creeper-3",
+    }
+    end = [{"type": "end", "keep": True}, {"type": "end", "keep": False}]
+    bot = kk.BOTS["default"]
+    joins = table(
+        grid=creepers, cauldrons=(["grey-roots-3"], ["blue-moss-1"]), phase="end", pending="grey-roots-4"
+    )
+    assert bot(kk.view(joins, 0), end, Rng(b"b", "x")) == {"type": "end", "keep": True}
+    single = table(
+        grid=creepers, cauldrons=(["grey-roots-3"], ["blue-moss-1"]), phase="end", pending="purple-creeper-4"
+    )
+    assert bot(kk.view(single, 0), end, Rng(b"b", "x")) == {"type": "end", "keep": False}
