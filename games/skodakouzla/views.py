@@ -47,7 +47,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "pending": list(state["pending"]),
         "colour_check": state["colour"],
         "purchases": state["buys"],
-        "options": state["options"], "shop_colours": state["shop_colours"],
+        "options": _public_options(state["options"]), "shop_colours": state["shop_colours"],
         "winner": state["winner"],
         "players": players,
         "shop": {
@@ -57,9 +57,17 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     }
 
 
+def _public_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options with an arrangement reduced to whether there was one (it is a deck order)."""
+    return {**options, "arranged": options["arranged"] is not None}
+
+
 def redact(state: State, event: Event, seat: int | None) -> Event:
-    """Shuffles show only their size; another seat's drawn cards only their number."""
+    """Shuffles show only their size; another seat's drawn cards only their number; an
+    arrangement only that there was one."""
     t = event["type"]
+    if t == "GameStarted":
+        return {**event, "options": _public_options(event["options"])}
     if t in _SHUFFLES:
         out = {k: v for k, v in event.items() if k != "deck"}
         out["size"] = len(event["deck"])

@@ -31,7 +31,6 @@ def check_state(state: State) -> None:
     for p in state["players"]:
         assert p["life"] >= 0 and p["magic"] >= 0 and p["curses"] >= 0
         assert all(e["life"] > 0 and e["magic"] >= 0 for e in p["row"])
-        assert len(p["hand"]) <= 13 + len(state["cards"])
     assert len(state["shop"]["offer"]) <= 6
     if state["phase"] == "over":
         loser = 1 - state["winner"]
