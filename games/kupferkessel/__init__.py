@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from games.content import load_seed
@@ -18,17 +19,20 @@ INFO = GameInfo(id="kupferkessel", name="Kupferkessel Co.", min_seats=2, max_sea
 
 
 def catalog() -> dict[str, Any]:
-    """The cards, ingredients, colours, symbols and recipes with their Czech and English names."""
+    """The cards, ingredients, colours, symbols and recipes with their Czech and English names; a
+    copy, so a caller cannot change the cached seeds."""
     seed = load_seed("kupferkessel", "ingredients")
-    return {
-        "game": INFO.id,
-        "name": {"cs": "Čarodějnický kotlík", "en": "Kupferkessel Co."},
-        "colours": seed["colours"],
-        "symbols": seed["symbols"],
-        "ingredients": list(ingredients().values()),
-        "cards": [cards()[c] for c in card_order()],
-        "recipes": list(recipes().values()),
-    }
+    return copy.deepcopy(
+        {
+            "game": INFO.id,
+            "name": {"cs": "Čarodějnický kotlík", "en": "Kupferkessel Co."},
+            "colours": seed["colours"],
+            "symbols": seed["symbols"],
+            "ingredients": list(ingredients().values()),
+            "cards": [cards()[c] for c in card_order()],
+            "recipes": list(recipes().values()),
+        }
+    )
 
 
 __all__ = [

@@ -3,8 +3,9 @@
 A bot sees only its seat's view, and the view keeps the memory rule: it shows no cauldron below its
 top card. So ``default`` does not remember what it holds; it estimates it. Every card that is not
 face up is in a cauldron, the deck or out of the game, in proportion to their sizes, and ``default``
-takes the card with the best expected gain on the scoring table under that estimate. Because it
-keeps preferring the ingredients it probably holds, its estimate and its collection stay aligned.
+takes the card with the best expected gain on the scoring table under that estimate, nudged by its
+own recipes. Because it keeps preferring the ingredients it probably holds, its estimate and its
+collection stay aligned.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from math import comb
 from typing import Any
 
 from games.interface import Command
-from games.kupferkessel.content import cards
+from games.kupferkessel.content import cards, ingredients, recipes
 from games.rng import Rng
 
 #: Average value of a card held but not seen.
 MEAN_VALUE = 2.5
 ONES_WEIGHT = 1.5
+#: Nudges towards the cards a held recipe asks for (or away from those it wants fewer of).
+RECIPE_WEIGHT = 2.0
 
 
 def random_bot(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Command:
@@ -63,6 +66,8 @@ class _Estimate:
         self.p = max(0, mine["count"] - 1) / hidden_total if hidden_total else 0.0
         self.top = cards()[mine["top"]]["ingredient"] if mine["top"] else None
         self.colour = view["colour"]
+        own = [r for r in view.get("recipes", []) if r["seat"] == seat]
+        self.recipes = [recipes()[r] for r in (own[0]["recipes"] or [])] if own else []
 
     def expected_gain(self, card_id: str, on_top: bool = False) -> float:
         card = cards()[card_id]
@@ -76,7 +81,20 @@ class _Estimate:
             total += chance * _gain(min(3, sure + k), card["value"], double)
         if card["value"] == 1:
             total += ONES_WEIGHT
-        return total
+        return total + sum(_recipe_nudge(recipe, card) for recipe in self.recipes)
+
+
+def _recipe_nudge(recipe: Mapping[str, Any], card: Mapping[str, Any]) -> float:
+    kind = recipe["kind"]
+    if kind in ("colour_pair", "colour_three") and card["colour"] == recipe["colour"]:
+        return RECIPE_WEIGHT
+    if kind == "plants" and ingredients()[card["ingredient"]]["plant"]:
+        return RECIPE_WEIGHT / 2
+    if kind == "fewer_symbol" and card["symbol"] == recipe["symbol"]:
+        return -RECIPE_WEIGHT
+    if kind == "fewer_value" and card["value"] == recipe["value"]:
+        return -RECIPE_WEIGHT
+    return 0.0
 
 
 def default_bot(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Command:

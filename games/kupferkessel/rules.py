@@ -68,6 +68,7 @@ def empties_a_line(grid: list[str | None], spot: int) -> bool:
 
 
 def legal_actions(state: State, seat: int) -> list[Command]:
+    """Exactly the commands ``decide`` accepts from ``seat`` now; the move is always forced."""
     if state["phase"] == "over" or seat != state["turn"]:
         return []
     phase = state["phase"]

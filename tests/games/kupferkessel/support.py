@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import games.kupferkessel as kk
@@ -30,7 +31,7 @@ def started(options: dict[str, Any] | None = None, seed: bytes = b"seed") -> Any
 
 
 def table(
-    grid: dict[int, str | None] | None = None,
+    grid: Mapping[int, str | None] | None = None,
     cauldrons: tuple[list[str], list[str]] = (["grey-roots-3"], ["blue-moss-2"]),
     pawns: tuple[int, int] = (0, 10),
     deck: list[str] | None = None,
