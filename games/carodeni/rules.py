@@ -270,15 +270,16 @@ def _end_turn(flow: Flow, seat: int, command: Command) -> None:
 
 
 def _settle(flow: Flow, seat: int) -> None:
-    """Forfeit action points where nothing is left to take, and end the turn once no choice is
-    left (no potion to brew, no animal to tame, two ingredients rested, or a brew made)."""
+    """Forfeit action points where nothing is left to take (unless a refresh could still refill
+    the place), and end the turn once no choice is left (no potion to brew, no animal to tame,
+    two ingredients rested, or a brew made)."""
     s = flow.s
     if s["over"] or current_seat(s) != seat:
         return
     turn = s["turn"]
     while turn["phase"] == "collect":
         i = _location(s)
-        if i is None or _takes_at(s, i):
+        if i is None or turn["refresh"] or _takes_at(s, i):
             break
         flow.emit({"type": "ActionPointsForfeited", "seat": seat, "location": content.LOCATIONS[i]})
         turn = s["turn"]

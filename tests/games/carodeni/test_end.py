@@ -143,3 +143,14 @@ def test_animals_score_only_in_the_variant_and_ties_share_the_win() -> None:
     result = game.score(s)
     assert result["seats"][0]["breakdown"]["animals"] == 0
     assert result["winners"] == [0, 1]
+
+
+def test_an_empty_location_waits_while_a_refresh_could_refill_it() -> None:
+    s = _game()
+    set_board(s, "mountains", [None, None, None], potion=None, witch=None)
+    only_player_lists(s, 0, hand=["W41", "N1a", "N1b"])
+    s, ev = play(s, 0, {"type": "play", "witch": "W41"})
+    assert types(ev) == ["WitchPlayed"]
+    assert all(a["type"] == "refresh" for a in game.legal_actions(s, 0))
+    s, ev = play(s, 0, {"type": "refresh", "target": "ingredients", "location": "mountains"})
+    assert all(ev[0]["drawn"]) and s["turn"]["ap"] == [2, 1, 0]
