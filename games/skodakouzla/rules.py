@@ -208,7 +208,7 @@ def _start_turn(ctx: Ctx, seat: int) -> None:
             ctx.emit("MagicReleased", seat=seat, card=e["uid"], amount=e["magic"] * c["store"]["release"])
     pending = [
         e["uid"] for e in ctx.state["players"][seat]["row"]
-        if not e["frozen"] and card_of(ctx.state, e["uid"]).get("acts")
+        if not e["frozen"] and act_choices(ctx.state, seat, e["uid"])
     ]
     if pending:
         ctx.emit("PhaseStarted", phase="effects", seat=seat, pending=pending)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import Any
 
 import pytest
 from sk_invariants import check_event, check_redacted, check_score, check_state, check_views
@@ -11,7 +12,7 @@ from sk_invariants import check_event, check_redacted, check_score, check_state,
 from games import skodakouzla as game
 from games.interface import IllegalMove
 from games.rng import Rng
-from games.simulate import play
+from games.simulate import fold, play
 
 #: Each variant and modification of the rulebook, and the standard game.
 VARIANTS: dict[str, list[dict]] = {
@@ -38,12 +39,9 @@ def _bots(i: int) -> list[str]:
 def _play_checked(variant: str, i: int) -> None:
     """One game, every event checked: fold without mutation, JSON round trip, views, legality."""
     seed = f"{variant}-checked-{i}".encode()
-    state = None
     events = game.setup(_options(variant, i), 2, Rng(seed, "setup"))
-    version = 0
-    for e in events:
-        state = game.evolve(state, e)
-        version += 1
+    state: dict[str, Any] = fold(game, events)
+    version = len(events)
     commands = 0
     while not game.is_over(state):
         seat = game.to_move(state)[0]
