@@ -112,7 +112,8 @@ def play(
                 raise IllegalMove("that command changes nothing")
             meta = {
                 "seat": seat,
-                "command": command.get("type"),
+                "command": command,
+                "at": before.version,
                 "command_id": command_id,
                 "bot": bot,
                 "rules_version": game.INFO.rules_version,

@@ -1,13 +1,26 @@
-"""Seat tokens: bearer secrets shown once at creation; only their SHA-256 is stored."""
+"""Seat tokens: bearer secrets shown once at creation; only their SHA-256 is stored.
+
+A token lives ``KOTLIK_TOKEN_DAYS`` days (default 365): long enough for a correspondence game
+played a move a day, short enough that a leaked token does not stay a key forever.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
 from typing import Any
 from uuid import UUID
 
 from psycopg import Connection
+
+
+class TokenExpired(Exception):
+    """The token was a seat's, but its time is up (HTTP 401)."""
+
+
+def lifetime_days() -> int:
+    return int(os.environ.get("KOTLIK_TOKEN_DAYS", "365"))
 
 
 def _digest(token: str) -> bytes:
@@ -17,8 +30,9 @@ def _digest(token: str) -> bytes:
 def issue(conn: Connection[Any], game_id: UUID, seat: int) -> str:
     token = secrets.token_urlsafe(32)
     conn.execute(
-        "INSERT INTO seat_tokens (game_id, seat, token_hash) VALUES (%s, %s, %s)",
-        (game_id, seat, _digest(token)),
+        "INSERT INTO seat_tokens (game_id, seat, token_hash, expires_at) "
+        "VALUES (%s, %s, %s, now() + make_interval(days => %s))",
+        (game_id, seat, _digest(token), lifetime_days()),
     )
     return token
 
@@ -26,7 +40,11 @@ def issue(conn: Connection[Any], game_id: UUID, seat: int) -> str:
 def seat_for(conn: Connection[Any], game_id: UUID, token: str) -> int | None:
     """The seat ``token`` holds in ``game_id``, or ``None`` for a token of no seat of this game."""
     row = conn.execute(
-        "SELECT seat FROM seat_tokens WHERE game_id = %s AND token_hash = %s",
+        "SELECT seat, expires_at < now() AS expired FROM seat_tokens WHERE game_id = %s AND token_hash = %s",
         (game_id, _digest(token)),
     ).fetchone()
-    return None if row is None else int(row["seat"])
+    if row is None:
+        return None
+    if row["expired"]:
+        raise TokenExpired("the seat token has expired")
+    return int(row["seat"])

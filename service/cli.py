@@ -100,6 +100,21 @@ def migrate_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def audit(args: argparse.Namespace) -> int:
+    """Re-run a finished game from its revealed seed; exit 1 on any discrepancy."""
+    from uuid import UUID
+
+    from events.database import create_pool
+    from projections.audit import verify
+
+    with create_pool(_database(), max_size=1) as pool, pool.connection() as conn:
+        problems = verify(conn, UUID(args.game_id))
+    for problem in problems:
+        print(problem)
+    print("the log follows from the seed and the rules" if not problems else f"{len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
 def web(args: argparse.Namespace) -> int:
     _database()
     return subprocess.call(_web_command(args.host, args.port, args.workers))
@@ -125,6 +140,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--concurrency", type=int, default=2)
     p.add_argument("--beat", action="store_true", help="also run the periodic outbox sweep")
     p.set_defaults(handler=worker)
+    p = sub.add_parser("audit", help="re-run a finished game from its seed and compare with its log")
+    p.add_argument("game_id")
+    p.set_defaults(handler=audit)
     p = sub.add_parser("migrate", help="bring the database schema up to date")
     p.set_defaults(handler=migrate_command)
     args = parser.parse_args(argv)

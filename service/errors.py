@@ -19,6 +19,7 @@ from games import UnknownGame
 from games.interface import IllegalMove, InvalidOptions, NotYourTurn
 from projections.commands import GameOver, KeyReused
 from projections.lobby import GameNotFound
+from projections.tokens import TokenExpired
 
 PROBLEMS = "https://kotlik.dev/problems/"
 
@@ -37,6 +38,7 @@ STATUS: dict[type[Exception], tuple[int, str, str]] = {
     UnknownGame: (404, "unknown-game-type", "Unknown kind of game"),
     NotFound: (404, "not-found", "Not found"),
     Unauthorized: (401, "unauthorized", "Missing or unknown seat token"),
+    TokenExpired: (401, "token-expired", "Expired seat token"),
     NotYourTurn: (409, "not-your-turn", "Not your turn"),
     GameOver: (409, "game-over", "The game is over"),
     VersionConflict: (409, "stale-version", "Stale version"),
@@ -75,13 +77,20 @@ def http_problem(error: HTTPException) -> Response:
     """Werkzeug's and webargs' errors (400 malformed JSON, 422 field errors, 404, 405...)."""
     data = getattr(error, "data", None) or {}
     errors = data.get("messages")
-    detail = data.get("message") or error.description
-    if error.code == 400 and "JSON" in str(detail):
-        detail = "the request body is not valid JSON"
+    detail = data.get("message") or (_describe(errors) if errors else error.description)
     response = problem(error.code or 500, error.name, detail, None, errors=errors)
     for name, value in (data.get("headers") or {}).items():
         response.headers[name] = value
     return response
+
+
+def _describe(errors: Any, path: str = "") -> str:
+    """Field errors as one readable line: ``json.seats.0.name: Missing data for required field.``"""
+    if isinstance(errors, dict):
+        return "; ".join(_describe(v, f"{path}.{k}" if path else str(k)) for k, v in errors.items())
+    if isinstance(errors, list) and all(isinstance(e, str) for e in errors):
+        return f"{path}: {' '.join(errors)}" if path else " ".join(errors)
+    return f"{path}: {errors}"
 
 
 def invalid(error: ValidationError) -> Response:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
+import games
+
 
 class SeatRequestSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=80))
@@ -13,7 +15,11 @@ class SeatRequestSchema(Schema):
 
 
 class CreateGameSchema(Schema):
-    game = fields.String(required=True, metadata={"example": "kupferkessel"})
+    game = fields.String(
+        required=True,
+        validate=validate.OneOf(games.known(), error="unknown game {input!r}; this server hosts {choices}"),
+        metadata={"example": "kupferkessel"},
+    )
     seats = fields.List(
         fields.Nested(SeatRequestSchema), required=True, validate=validate.Length(min=1, max=8)
     )

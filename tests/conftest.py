@@ -60,12 +60,11 @@ def database_url(server_url: str) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def broker(database_url: str) -> dict[str, str]:
     """Environment naming the broker and a queue of this run's own, applied to the Celery app."""
-    from events.database import sqlalchemy_url
-    from workers.app import app
+    from workers.app import app, broker_url
 
     env = {
         "DATABASE_URL": database_url,
-        "CELERY_BROKER_URL": os.environ.get("CELERY_BROKER_URL") or "sqla+" + sqlalchemy_url(database_url),
+        "CELERY_BROKER_URL": broker_url(database_url),
         "KOTLIK_QUEUE": f"kotlik-test-{secrets.token_hex(4)}",
     }
     app.conf.update(broker_url=env["CELERY_BROKER_URL"], task_default_queue=env["KOTLIK_QUEUE"])

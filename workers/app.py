@@ -11,13 +11,16 @@ import os
 from celery import Celery
 
 from events.database import database_url, sqlalchemy_url
+from workers import broker
 
 #: Seconds between outbox sweeps: the longest a bot turn waits if its relay was lost.
 SWEEP_EVERY = 5.0
 
 
-def broker_url() -> str:
-    return os.environ.get("CELERY_BROKER_URL") or "sqla+" + sqlalchemy_url(database_url())
+def broker_url(database: str | None = None) -> str:
+    """``CELERY_BROKER_URL``, else the database itself (see :mod:`workers.broker`)."""
+    configured = os.environ.get("CELERY_BROKER_URL")
+    return configured or f"{broker.ALIAS}+{sqlalchemy_url(database or database_url())}"
 
 
 app = Celery("kotlik", include=["workers.tasks"])
@@ -28,7 +31,6 @@ app.conf.update(
     task_reject_on_worker_lost=True,
     worker_prefetch_multiplier=1,
     broker_connection_retry_on_startup=True,
-    broker_transport_options={"polling_interval": 0.2},
     beat_schedule={"outbox-sweep": {"task": "outbox.sweep", "schedule": SWEEP_EVERY}},
     task_default_queue=os.environ.get("KOTLIK_QUEUE", "kotlik"),
     worker_hijack_root_logger=False,

@@ -39,6 +39,7 @@ def upgrade() -> None:
             game_id    uuid NOT NULL REFERENCES games (id),
             seat       integer NOT NULL,
             token_hash bytea NOT NULL UNIQUE,
+            expires_at timestamptz NOT NULL,
             PRIMARY KEY (game_id, seat)
         );
 

@@ -70,7 +70,9 @@ def _reply(status: int, headers: dict[str, str], raw: bytes) -> Reply:
     return Reply(status, headers, body, raw)
 
 
-def create(api: Client, game: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None) -> dict[str, Any]:
+def create(
+    api: Client, game: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None
+) -> dict[str, Any]:
     reply = api.post("/api/v1/games", {"game": game, "seats": seats, "options": options or {}})
     assert reply.status == 201, reply
     return dict(reply.body)

@@ -10,9 +10,12 @@ import hashlib
 import json
 import threading
 from typing import Any
+from uuid import UUID
 
 import pytest
 from httpclient import Client, create, play_to_end
+
+from projections.audit import verify
 
 GAME = "kupferkessel"
 HUMANS = [{"name": "Alice"}, {"name": "Bob"}]
@@ -191,7 +194,9 @@ def test_bad_requests_elsewhere(api: Client, game: dict[str, Any]) -> None:
     assert unknown.status == 422 and "game" in unknown.problem["errors"]["json"]
     assert api.post("/api/v1/games", {"game": GAME, "seats": HUMANS[:1]}).problem["status"] == 422
     assert api.post("/api/v1/games", {"game": GAME, "seats": [*HUMANS, {"name": "Eve"}]}).status == 422
-    bad_bot = api.post("/api/v1/games", {"game": GAME, "seats": [HUMANS[0], {"name": "B", "bot": "deep-blue"}]})
+    bad_bot = api.post(
+        "/api/v1/games", {"game": GAME, "seats": [HUMANS[0], {"name": "B", "bot": "deep-blue"}]}
+    )
     assert bad_bot.status == 422 and "deep-blue" in bad_bot.problem["detail"]
     bad_option = api.post("/api/v1/games", {"game": GAME, "seats": HUMANS, "options": {"nonsense": 1}})
     assert bad_option.status == 422 and bad_option.problem["title"] == "Invalid game options"
@@ -211,7 +216,7 @@ def test_the_event_log_is_redacted_while_running(api: Client, game: dict[str, An
     assert [e["version"] for e in after] == [game["version"]]
 
 
-def test_a_finished_game_shows_everything_and_reveals_its_seed(api: Client, worker: Any) -> None:
+def test_a_finished_game_shows_everything_and_reveals_its_seed(api: Client, worker: Any, pool: Any) -> None:
     game = create(api, GAME, HUMANS)
     summary = play_to_end(api, game, seed=7)
     assert summary["status"] == "finished" and summary["to_move"] == []
@@ -223,6 +228,9 @@ def test_a_finished_game_shows_everything_and_reveals_its_seed(api: Client, work
     logs = _log(api, game)
     assert all(log == logs[0] for log in logs), "a finished game's log is the same for everyone"
     assert logs[0][-1]["type"] == "kotlik.GameScored"
+    with pool.connection() as conn:
+        assert verify(conn, UUID(game["id"])) == []
+        assert verify(conn, UUID(game["id"]), seed=b"another seed") != []
     tokens = [s["token"] for s in game["seats"]]
     refused = api.seat(tokens[0]).post(_path(game, "/commands"), {"type": "anything"})
     assert refused.status == 409 and refused.problem["title"] == "The game is over"
@@ -231,10 +239,16 @@ def test_a_finished_game_shows_everything_and_reveals_its_seed(api: Client, work
 def test_openapi_document_and_docs_page(api: Client) -> None:
     spec = api.get("/api/v1/openapi.json").body
     paths = spec["paths"]
-    for path in ["/api/v1/games", "/api/v1/games/{game_id}/commands", "/api/v1/games/{game_id}/state",
-                 "/api/v1/games/{game_id}/actions", "/api/v1/games/{game_id}/events",
-                 "/api/v1/games/{game_id}/stream", "/api/v1/games/{game_id}/score",
-                 "/api/v1/catalog/{game}"]:
+    for path in [
+        "/api/v1/games",
+        "/api/v1/games/{game_id}/commands",
+        "/api/v1/games/{game_id}/state",
+        "/api/v1/games/{game_id}/actions",
+        "/api/v1/games/{game_id}/events",
+        "/api/v1/games/{game_id}/stream",
+        "/api/v1/games/{game_id}/score",
+        "/api/v1/catalog/{game}",
+    ]:
         assert path in paths, path
     docs = api.get("/api/v1/docs")
     assert docs.status == 200 and "swagger" in docs.body.lower()
@@ -253,7 +267,9 @@ def test_the_stream_pushes_new_events(api: Client, game: dict[str, Any]) -> None
 
     mover, _, version = _mover(api, game)
     command = mover.get(_path(game, "/actions")).body[0]
-    request = urllib.request.Request(api.base + _path(game, "/stream"), headers={"Last-Event-ID": str(version)})
+    request = urllib.request.Request(
+        api.base + _path(game, "/stream"), headers={"Last-Event-ID": str(version)}
+    )
     with urllib.request.urlopen(request, timeout=30) as stream:
         assert stream.headers["Content-Type"].startswith("text/event-stream")
         assert stream.readline().startswith(b"retry:")
@@ -264,3 +280,19 @@ def test_the_stream_pushes_new_events(api: Client, game: dict[str, Any]) -> None
             if line.startswith("id: "):
                 ids.append(int(line[4:]))
     assert ids == [version + 1]
+
+
+def test_an_expired_token_is_refused(api: Client, pool: Any) -> None:
+    game = create(api, GAME, HUMANS)
+    seat0 = api.seat(game["seats"][0]["token"])
+    command = seat0.get(_path(game, "/actions")).body[0]
+    with pool.connection() as conn:
+        conn.execute(
+            "UPDATE seat_tokens SET expires_at = now() - interval '1 second' WHERE game_id = %s",
+            (game["id"],),
+        )
+    log = _log(api, {**game, "seats": [{"token": None}]})
+    reply = seat0.post(_path(game, "/commands"), command)
+    assert reply.status == 401 and reply.problem["title"] == "Expired seat token"
+    assert seat0.get(_path(game, "/state")).status == 401
+    assert _log(api, {**game, "seats": [{"token": None}]}) == log

@@ -39,7 +39,7 @@ def test_bots_alone_play_a_whole_game(api: Client) -> None:
     assert summary["status"] == "finished"
 
 
-def test_the_sweep_sends_what_no_process_relayed(pool: Any) -> None:
+def test_the_sweep_sends_what_no_process_relayed(pool: Any, worker: Any) -> None:
     """A game created without the API's relay (a crash after commit) still gets its bot turn."""
     with pool.connection() as conn:
         created = commands.create_game(conn, GAME, [{"name": "Bot", "bot": "default"}, {"name": "H"}], {})
