@@ -22,8 +22,8 @@ def conserved(s: dict[str, Any]) -> None:
         witches += [b["witch"]] if b["witch"] else []
         potions += [b["potion"]] if b["potion"] else []
         kinds.update(k for k in b["ingredients"] if k)
-    novices = []
-    starting = []
+    novices: list[str] = []
+    starting: list[str] = []
     for p in s["players"]:
         for card in p["hand"] + p["played"]:
             (novices if content.is_novice(card) else witches).append(card)

@@ -154,7 +154,8 @@ def test_stages_reshuffle_her_tokens_and_the_game_lasts_fifteen_rounds() -> None
     while not s["over"]:
         seat = game.to_move(s)[0]
         actions = game.legal_actions(s, seat)
-        cmd = game.BOTS["ostara" if seat == 1 else "default"](game.view(s, seat), actions, Rng(b"x", str(rounds)))
+        bot = game.BOTS["ostara" if seat == 1 else "default"]
+        cmd = bot(game.view(s, seat), actions, Rng(b"x", str(rounds)))
         s, ev = play(s, seat, cmd, label=f"v{rounds}")
         rounds += 1
         shuffles += [e for e in ev if e["type"] == "OstaraTokensShuffled"]

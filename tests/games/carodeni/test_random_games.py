@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from games import carodeni as game
-from games.simulate import fold, play
 from games.interface import GameError
 from games.rng import Rng
+from games.simulate import fold, play
 
 from .invariants import conserved, score_adds_up, views_hide
 
@@ -39,11 +39,8 @@ def _check_end(match: Any) -> None:
 def _play_checked(bots: list[str], seed: bytes, options: dict[str, Any]) -> list[dict[str, Any]]:
     """Like ``simulate.play``, checking after every event: invariants, JSON round trips, no
     mutation of the input state, and that every listed legal action is accepted by decide."""
-    events: list[dict[str, Any]] = []
-    state = None
-    for e in game.setup(dict(options), len(bots), Rng(seed, "setup")):
-        events.append(e)
-        state = game.evolve(state, e)
+    events = game.setup(dict(options), len(bots), Rng(seed, "setup"))
+    state: dict[str, Any] = fold(game, events)
     step = 0
     while not game.is_over(state):
         seat = game.to_move(state)[0]
@@ -118,7 +115,8 @@ def test_five_hundred_solo_games(difficulty: str) -> None:
         options = {"solo": True, "difficulty": difficulty}
         if i % 2:
             options["animals"] = True
-        match = play(game, ["random" if i % 3 else "default", "ostara"], f"solo-{difficulty}-{i}".encode(), options)
+        bots = ["random" if i % 3 else "default", "ostara"]
+        match = play(game, bots, f"solo-{difficulty}-{i}".encode(), options)
         _check_end(match)
         assert match.state["round"] == 15
 

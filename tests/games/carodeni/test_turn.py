@@ -137,7 +137,8 @@ def test_novices_cannot_brew() -> None:
 def test_payment_with_pairs_for_an_ingredient_and_for_a_tool() -> None:
     s = _brew_phase("W02", ["P08"], herbs=1, mushrooms=2, feathers=2)
     actions = [a for a in game.legal_actions(s, 0) if a["type"] == "brew"]
-    assert {"type": "brew", "potion": "P08", "payment": ["herbs", "pair:mushrooms", "pair:feathers"]} in actions
+    pairs = ["herbs", "pair:mushrooms", "pair:feathers"]
+    assert {"type": "brew", "potion": "P08", "payment": pairs} in actions
     assert all(a["payment"][0] == "herbs" for a in actions)
     s2, ev = play(s, 0, {"type": "brew", "potion": "P08",
                          "payment": ["herbs", "pair:feathers", "pair:mushrooms"]})
@@ -147,7 +148,8 @@ def test_payment_with_pairs_for_an_ingredient_and_for_a_tool() -> None:
     with pytest.raises(IllegalMove):
         play(s, 0, {"type": "brew", "potion": "P08", "payment": ["herbs", "roots", "crystal"]})
     with pytest.raises(IllegalMove):
-        play(s, 0, {"type": "brew", "potion": "P08", "payment": ["pair:herbs", "pair:mushrooms", "pair:feathers"]})
+        play(s, 0, {"type": "brew", "potion": "P08",
+                    "payment": ["pair:herbs", "pair:mushrooms", "pair:feathers"]})
     with pytest.raises(IllegalMove):
         play(s, 0, {"type": "brew", "potion": "P08", "payment": ["herbs", "pair:mushrooms"]})
 
@@ -155,7 +157,8 @@ def test_payment_with_pairs_for_an_ingredient_and_for_a_tool() -> None:
 def test_a_player_may_pay_with_a_pair_by_choice() -> None:
     s = _brew_phase("W03", ["P01"], herbs=1, berries=1, roots=2)
     s, ev = play(s, 0, {"type": "brew", "potion": "P01", "payment": ["pair:roots", "berries"]})
-    assert s["players"][0]["ingredients"] == {"herbs": 1, "berries": 0, "mushrooms": 0, "roots": 0, "feathers": 0}
+    assert s["players"][0]["ingredients"] == {
+        "herbs": 1, "berries": 0, "mushrooms": 0, "roots": 0, "feathers": 0}
 
 
 def test_a_tool_in_the_clan_serves_every_later_potion() -> None:
