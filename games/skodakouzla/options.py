@@ -29,7 +29,8 @@ def normalize(options: dict[str, Any]) -> dict[str, Any]:
     if isinstance(income, bool) or not isinstance(income, int) or not 0 <= income <= 3:
         raise InvalidOptions("income is the magic taken each turn, an integer 0–3")
     two = out["two_colours"]
-    kept_ok = isinstance(two, list) and len(set(two)) == 2 == len(two) and set(two) <= set(COLOURS)
+    kept_ok = (isinstance(two, list) and all(isinstance(c, str) for c in two)
+               and len(set(two)) == 2 == len(two) and set(two) <= set(COLOURS))
     if not isinstance(two, bool) and not kept_ok:
         raise InvalidOptions(f"two_colours is true (random) or the two kept colours of {COLOURS}")
     masters = out["masters"]

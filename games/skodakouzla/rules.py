@@ -365,7 +365,8 @@ def _swap_shop(ctx: Ctx, seat: int, command: Command) -> None:
     _keys(command, "cards")
     uids = command.get("cards")
     offer = s["shop"]["offer"]
-    if not isinstance(uids, list) or not 1 <= len(uids) <= 2 or len(set(uids)) != len(uids):
+    if (not isinstance(uids, list) or not 1 <= len(uids) <= 2
+            or not all(isinstance(u, str) for u in uids) or len(set(uids)) != len(uids)):
         raise IllegalMove("swap 1 or 2 different shop cards")
     if any(u not in offer for u in uids):
         raise IllegalMove("only cards on offer can be swapped")

@@ -1,0 +1,57 @@
+"""``decide`` accepts exactly ``legal_actions``: every offered body, and no mutated one that is not
+offered; malformed commands fail with the game's errors only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sk_helpers import new_game
+
+from games import skodakouzla as game
+from games.interface import GameError
+from games.rng import Rng
+
+JUNK: list[Any] = [None, 0, 1, -1, True, "left", "right", "wizard", "x", [], ["a"], [["a"]], {},
+                   "p0.01", "s01", "fire", 2.5]
+FIELDS = ["card", "end", "from", "target", "option", "top", "cards", "colour", "type"]
+
+
+def _mutations(action: dict[str, Any], state: dict, rng: Rng) -> list[dict[str, Any]]:
+    uids = list(state["cards"])
+    out = []
+    for _ in range(6):
+        cmd = dict(action)
+        key = FIELDS[rng.randbelow(len(FIELDS))]
+        pool = JUNK + [uids[rng.randbelow(len(uids))]]
+        if rng.randbelow(4) == 0 and key in cmd and key != "type":
+            del cmd[key]
+        else:
+            cmd[key] = pool[rng.randbelow(len(pool))]
+        out.append(cmd)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_decide_accepts_exactly_the_legal_actions(seed: int) -> None:
+    rng = Rng(f"fuzz-{seed}".encode(), "fuzz")
+    options = [{}, {"shop_topdeck": True}, {"masters": ["fire", "dark"]}][seed % 3]
+    state = new_game(options, seed=f"fuzz-{seed}".encode())
+    bots = ["random", "default"]
+    steps = 0
+    while not game.is_over(state) and steps < 400:
+        seat = game.to_move(state)[0]
+        actions = game.legal_actions(state, seat)
+        for action in actions[:: max(1, len(actions) // 8)]:
+            for cmd in _mutations(action, state, rng):
+                try:
+                    game.decide(state, seat, cmd, Rng(b"f", "v"))
+                except GameError:
+                    continue
+                assert cmd in actions, cmd
+        with pytest.raises(GameError):
+            game.decide(state, 1 - seat, actions[0], Rng(b"f", "v"))
+        command = game.BOTS[bots[steps % 2]](game.view(state, seat), actions, rng)
+        for e in game.decide(state, seat, command, Rng(b"f", f"v{steps}")):
+            state = game.evolve(state, e)
+        steps += 1
