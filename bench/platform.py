@@ -75,9 +75,8 @@ def main() -> None:
                     start = time.perf_counter()
                     load(conn, longest, rules)
                     times.append(time.perf_counter() - start)
-                print(
-                    f"  fold of a {version}-event game {label}: median {1000 * statistics.median(times):.2f} ms"
-                )
+                median = 1000 * statistics.median(times)
+                print(f"  fold of a {version}-event game {label}: median {median:.2f} ms")
             tracemalloc.start()
             state = load(conn, longest, rules).state
             current, peak = tracemalloc.get_traced_memory()
