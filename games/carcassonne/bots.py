@@ -74,7 +74,7 @@ def _segs_around(s: S, x: int, y: int) -> list[str]:
 
 def _total(s: S, segs: list[str], me: int) -> float:
     owner = s["owner"]
-    return sum(_worth(s, fid, me) for fid in {owner[g] for g in segs})
+    return sum(_worth(s, fid, me) for fid in sorted({owner[g] for g in segs}))
 
 
 def _follower_gain(s: S, t: int, i: int, me: int) -> float:

@@ -155,12 +155,16 @@ def place(s: dict[str, Any], tile: str, x: int, y: int, rotation: int) -> dict[s
 
 
 def placements(s: dict[str, Any], tile: str) -> list[list[int]]:
-    """Every ``[x, y, rotation]`` where ``tile`` touches the map with all edges matching."""
+    """Every ``[x, y, rotation]`` where ``tile`` touches the map with all edges matching.
+
+    Sorted, so the order never depends on how a stored state's objects were keyed (jsonb reorders).
+    """
     type_id = tiles.tile_type(tile)
     out = []
     for x, y, pattern in s["frontier"].values():
         for r in tiles.rotations_fitting(type_id, pattern):
             out.append([x, y, r])
+    out.sort()
     return out
 
 

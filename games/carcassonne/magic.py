@@ -30,11 +30,18 @@ def in_conflict(s: dict[str, Any]) -> bool:
 
 
 def _targets(s: dict[str, Any], excluded: set[str | None]) -> list[str]:
+    """Segments of the eligible features, in map order (never in the order a stored object kept)."""
     out = []
     for fid, rec in s["features"].items():
         if rec["open"] > 0 and rec["kind"] in ("road", "city") and fid not in excluded:
             out.extend(rec["segs"])
+    out.sort(key=_seg_key)
     return out
+
+
+def _seg_key(seg: str) -> tuple[int, int]:
+    t, i = seg.split(":")
+    return int(t), int(i)
 
 
 def _place(s: dict[str, Any], fig: str, seg: str) -> Command:

@@ -20,6 +20,9 @@ from games.rng import Rng
 SEATS = (2, 5)
 FOLLOWERS = 7
 OPTION_KEYS = ("mage_witch", "arranged")
+#: The phases in which a seat is to move; ``drawing`` and ``scoring`` only occur between the events of
+#: one command (after the start tile, after the follower step).
+PLAYING = ("tile", "conflict", "magic", "follower")
 
 
 def _options(options: Mapping[str, Any]) -> tuple[bool, list[str]]:
@@ -229,14 +232,12 @@ def _draw(log: _Log, seat: int, rng: Rng) -> None:
 
 def _final_scoring(log: _Log) -> None:
     """Incomplete roads, cities and monasteries, then fields; magic figures modify as in play."""
-    s = log.state
-    for fid, rec in s["features"].items():
-        if rec["followers"] and rec["kind"] != "field" and rec["open"] > 0:
-            log.emit(_scored(s, fid, final=True))
-    s = log.state
-    for fid, rec in s["features"].items():
-        if rec["followers"] and rec["kind"] == "field":
-            log.emit(_scored(s, fid, final=True))
+    for fields in (False, True):
+        s = log.state
+        for fid in sorted(s["features"], key=int):
+            rec = s["features"][fid]
+            if rec["followers"] and (rec["kind"] == "field") == fields and (fields or rec["open"] > 0):
+                log.emit(_scored(s, fid, final=True))
     log.emit({"type": "GameEnded", "score": scoring.score(log.state)})
 
 
@@ -255,7 +256,7 @@ def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     handler = _COMMANDS.get(command.get("type"))  # type: ignore[arg-type]
     if handler is None:
         raise IllegalMove(f"unknown command {command.get('type')!r}; known: {sorted(_COMMANDS)}")
-    if state is None or state["phase"] == "over":
+    if state is None or state["phase"] not in PLAYING:
         raise IllegalMove("the game is over")
     if seat != state["turn"]:
         raise NotYourTurn(f"it is seat {state['turn']}'s turn")
@@ -264,7 +265,7 @@ def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
 
 def legal_actions(state: State, seat: int) -> list[Command]:
     s = state
-    if s is None or s["phase"] == "over" or seat != s["turn"]:
+    if s is None or s["phase"] not in PLAYING or seat != s["turn"]:
         return []
     phase = s["phase"]
     if phase == "tile":
@@ -277,7 +278,7 @@ def legal_actions(state: State, seat: int) -> list[Command]:
 
 
 def to_move(state: State) -> list[int]:
-    if state is None or state["phase"] in ("over", "scoring"):
+    if state is None or state["phase"] not in PLAYING:
         return []
     return [state["turn"]]
 
@@ -297,7 +298,7 @@ def _started(_: State, e: Event) -> dict[str, Any]:
         **features.empty_map(),
         "seats": n,
         "mage_witch": mw,
-        "phase": "tile",
+        "phase": "drawing",
         "turn": 0,
         "current": None,
         "placements": [],

@@ -92,8 +92,10 @@ def check(state: dict[str, Any], events: list[Event] | None = None) -> None:
         assert state["owner"][state["mage"]] != state["owner"][state["witch"]], "mage and witch share a feature"
     for fig in ("mage", "witch"):
         if state[fig] is not None:
-            rec = state["features"][state["owner"][state[fig]]]
-            assert rec["kind"] in ("road", "city") and rec["open"] > 0 or state["phase"] in ("conflict", "scoring")
+            fid = state["owner"][state[fig]]
+            rec = state["features"][fid]
+            assert rec["kind"] in ("road", "city")
+            assert rec["open"] > 0 or fid in state["completed"], "a figure on a completed feature leaves at scoring"
     for rec in state["features"].values():
         assert rec["open"] >= 0
         if rec["kind"] != "field":

@@ -1,0 +1,86 @@
+"""Seeded random games for 2–5 players, played through the rules interface, with invariants."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from carcassonne_helpers import check, check_deep
+
+import games.carcassonne as game
+from games.rng import Rng
+from games.simulate import Match, play
+
+#: Games per player count (2–5): 2,000 games in all.
+GAMES = 500
+#: Of those, how many are re-folded event by event with every invariant checked after each event.
+TRACED = 3
+
+
+def _options(i: int) -> dict:
+    return {"mage_witch": i % 5 != 4}
+
+
+def _final_checks(m: Match, seats: int) -> None:
+    s = m.state
+    assert game.is_over(s) and game.to_move(s) == []
+    assert m.events[-1]["type"] == "GameEnded"
+    assert m.events[-1]["score"] == game.score(s)
+    assert s["remaining"] == [] and s["current"] is None
+    assert len(s["tiles"]) + len(s["discarded"]) == (80 if s["mage_witch"] else 72)
+    for p in range(seats):
+        assert game.legal_actions(s, p) == []
+    check(s, m.events)
+
+
+def _traced(m: Match, seed: bytes) -> None:
+    """Fold again, checking after every event; at each decision every legal action must be accepted."""
+    s = None
+    for n, e in enumerate(m.events):
+        before = json.dumps(s, sort_keys=True) if s is not None else None
+        nxt = game.evolve(s, e)
+        if before is not None:
+            assert json.dumps(s, sort_keys=True) == before, "evolve must not mutate its input"
+            again = game.evolve(json.loads(before), e)
+            assert json.dumps(again, sort_keys=True) == json.dumps(nxt, sort_keys=True)
+        s = nxt
+        check(s, m.events[: n + 1])
+        if n % 20 == 0:
+            check_deep(s)
+        if s["phase"] in ("tile", "conflict", "magic", "follower"):
+            seat = game.to_move(s)[0]
+            actions = game.legal_actions(s, seat)
+            assert actions
+            if s["phase"] in ("conflict", "magic", "follower") or n % 7 == 0:
+                for a in actions:
+                    assert game.decide(s, seat, a, Rng(seed, f"probe{n}")), a
+            for other in range(s["seats"]):
+                if other != seat:
+                    assert game.legal_actions(s, other) == []
+            json.dumps(game.view(s, seat))
+    check_deep(s)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_random_games_end_cleanly(seats: int) -> None:
+    figures_used = 0
+    discards = 0
+    for i in range(GAMES):
+        seed = f"carcassonne-random-{seats}-{i}".encode()
+        m = play(game, ["random"] * seats, seed, _options(i))
+        _final_checks(m, seats)
+        figures_used += sum(e["type"] == "MagicFigurePlaced" for e in m.events)
+        discards += len(m.state["discarded"])
+        if i < TRACED:
+            _traced(m, seed)
+    assert figures_used > GAMES, "the mage and the witch were in play"
+
+
+def test_a_few_traced_games() -> None:
+    """A quick version for the default (non-slow) run: every invariant after every event."""
+    for seats in (2, 5):
+        seed = f"carcassonne-quick-{seats}".encode()
+        m = play(game, ["random"] * seats, seed)
+        _final_checks(m, seats)
+        _traced(m, seed)
