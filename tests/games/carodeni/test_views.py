@@ -48,8 +48,11 @@ def test_arranged_ostara_starting_potion_and_tokens() -> None:
     assert s["players"][1]["potions"] == ["S5"]
     events = game.decide(s, 1, {"type": "ostara_turn"}, Rng(b"r", "v1"))
     assert events[0]["order"][:2] == ["O3", "O1"] and events[1]["token"] == "O3"
-    for bad in ({"ostara_starting_potion": "S2"}, {"ostara_tokens": [["O8"]]},
-                {"ostara_tokens": [["O1", "O1"]]}, {"ostara_tokens": [[], [], [], []]}):
+    bads: list[dict[str, object]] = [
+        {"ostara_starting_potion": "S2"}, {"ostara_tokens": [["O8"]]},
+        {"ostara_tokens": [["O1", "O1"]]}, {"ostara_tokens": [[], [], [], []]},
+    ]
+    for bad in bads:
         with pytest.raises(InvalidOptions):
             game.setup({"solo": True, "arranged": bad}, 2, Rng(b"r", "setup"))
 
