@@ -232,3 +232,24 @@ def test_an_end_turn_is_offered_when_a_brew_is_possible() -> None:
     assert {"type": "end_turn"} in game.legal_actions(s, 0)
     s, ev = play(s, 0, {"type": "end_turn"})
     assert types(ev) == ["TurnEnded"] and s["players"][0]["played"] == ["W03"]
+
+
+@pytest.mark.parametrize("command", [
+    None, [], {"type": 3}, {"witch": "W01"}, {"type": "play", "witch": ["W01"]},
+    {"type": "play"}, {"type": "take", "item": "ingredient", "location": "forest", "slot": "0"},
+    {"type": "take", "item": "ingredient", "location": "forest", "slot": True},
+    {"type": "take", "item": "ingredient", "location": "forest", "slot": 7},
+    {"type": "take", "item": ["potion"], "location": "forest"},
+    {"type": "take", "item": "potion", "location": {"x": 1}},
+    {"type": "refresh", "target": ["witches"]}, {"type": "brew", "potion": 5, "payment": None},
+    {"type": "brew", "potion": "P01", "payment": [1, 2]}, {"type": "tame", "animal": {}},
+    {"type": "end_turn", "now": True}, {"type": "rest", "picks": []},
+])
+def test_malformed_commands_are_refused_with_a_reason(command: object) -> None:
+    s = _game()
+    only_player_lists(s, 0, hand=["W01", "N1a", "N1b"], potions=["P01"])
+    for state in (s, play(s, 0, {"type": "play", "witch": "W01"})[0],
+                  _brew_phase("W03", ["P01"], herbs=1, berries=1)):
+        with pytest.raises(IllegalMove) as info:
+            play(state, 0, command)  # type: ignore[arg-type]
+        assert info.value.reason
