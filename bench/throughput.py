@@ -3,7 +3,7 @@
 Prints figures; asserts nothing. Uses ``DATABASE_URL``'s server (else an embedded one) and a
 scratch database that it drops at the end.
 
-    python bench/platform.py [--game kupferkessel] [--games 20]
+    python bench/throughput.py [--game kupferkessel] [--games 20]
 """
 
 from __future__ import annotations
