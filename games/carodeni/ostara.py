@@ -210,7 +210,7 @@ def _brew(flow: Flow, me: int) -> None:
     for i, p in enumerate(player["potions"]):
         if not _has_witch_for(player, p):
             continue
-        pay = payment.pairs_needed_feasible(player["ingredients"], content.potion_card(p)["ingredients"])
+        pay = payment.ostara_payment(player["ingredients"], content.potion_card(p)["ingredients"])
         if pay is not None:
             options.append((-content.potion_card(p)["points"], i, p, pay))
     if not options:

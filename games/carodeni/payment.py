@@ -126,7 +126,7 @@ def _aligned(reqs: list[str], direct: dict[str, int], pairs: list[str], tool: st
     return payment
 
 
-def pairs_needed_feasible(have: dict[str, int], ingredients: list[str]) -> list[str] | None:
+def ostara_payment(have: dict[str, int], ingredients: list[str]) -> list[str] | None:
     """Ostara's payment for the ingredients alone (she needs no tools): printed ingredients first,
     then pairs from the kinds she has most of (ties from the left); ``None`` if she cannot pay."""
     left = dict(have)
