@@ -115,15 +115,18 @@ def _pick(scored: list[tuple[float, Command]], rng: Rng) -> Command:
 def _tile(s: S, actions: list[Command], rng: Rng) -> Command:
     me = s["seat"]
     tile = s["current_tile"]["tile"]
+    around: dict[tuple[int, int], tuple[list[str], float]] = {}
     scored = []
     for a in actions:
         x, y = a["x"], a["y"]
-        around = _segs_around(s, x, y)
-        before = _total(s, around, me)
+        if (x, y) not in around:
+            segs = _segs_around(s, x, y)
+            around[x, y] = (segs, _total(s, segs, me))
+        segs, before = around[x, y]
         s2 = features.place(s, tile, x, y, a["rotation"])
         t = len(s2["tiles"]) - 1
         new = [f"{t}:{i}" for i in range(len(tiles.of(tile, a["rotation"]).features))]
-        after = _total(s2, around + new, me)
+        after = _total(s2, segs + new, me)
         scored.append((after - before + _best_follower_gain(s2, t, me), a))
     return _pick(scored, rng)
 

@@ -8,7 +8,6 @@ city and the witch halves its points, rounded up, during play and at the end ali
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from games.carcassonne.features import Rec, tiles_in
@@ -67,7 +66,9 @@ def points(s: dict[str, Any], fid: str) -> int:
 
 def majority(rec: Rec) -> list[int]:
     """The seats with the most followers on the feature (all of them on a tie)."""
-    counts = Counter(seat for seat, _ in rec["followers"])
+    counts: dict[int, int] = {}
+    for seat, _ in rec["followers"]:
+        counts[seat] = counts.get(seat, 0) + 1
     if not counts:
         return []
     top = max(counts.values())
