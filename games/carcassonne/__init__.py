@@ -11,7 +11,9 @@ from games.carcassonne.scoring import score as _score
 from games.carcassonne.views import redact, view
 from games.interface import GameInfo, Score, State
 
-INFO = GameInfo(id="carcassonne", name="Carcassonne + Mage & Witch", min_seats=2, max_seats=5, rules_version=1)
+INFO = GameInfo(
+    id="carcassonne", name="Carcassonne + Mage & Witch", min_seats=2, max_seats=5, rules_version=1
+)
 
 
 def score(state: State) -> Score:

@@ -62,7 +62,7 @@ def _follower_value(s: S) -> float:
 
 
 def _segs_around(s: S, x: int, y: int) -> list[str]:
-    out = []
+    out: list[str] = []
     grid = s["grid"]
     for dx, dy in (*tiles.DELTA, *tiles.RING):
         t = grid.get(f"{x + dx},{y + dy}")

@@ -18,7 +18,9 @@ Rec = dict[str, Any]
 
 
 def empty_map() -> dict[str, Any]:
-    return {"tiles": [], "grid": {}, "owner": {}, "features": {}, "next_fid": 0, "frontier": {}, "completed": []}
+    return {
+        "tiles": [], "grid": {}, "owner": {}, "features": {}, "next_fid": 0, "frontier": {}, "completed": [],
+    }
 
 
 def tiles_in(rec: Rec) -> int:
@@ -52,7 +54,9 @@ def place(s: dict[str, Any], tile: str, x: int, y: int, rotation: int) -> dict[s
         seg = f"{t}:{i}"
         fid = str(nf)
         nf += 1
-        rec: Rec = {"kind": f.kind, "segs": [seg], "open": len(f.edges), "shields": int(f.shield), "followers": []}
+        rec: Rec = {
+            "kind": f.kind, "segs": [seg], "open": len(f.edges), "shields": int(f.shield), "followers": [],
+        }
         if f.kind == "field":
             rec["cities"] = [f"{t}:{c}" for c in f.cities]
         feats[fid] = rec

@@ -69,7 +69,7 @@ def tile_type(tile: str) -> str:
 @cache
 def tile_ids(mage_witch: bool) -> tuple[str, ...]:
     """Every physical tile of the game, the start tile included."""
-    out = []
+    out: list[str] = []
     for t in types().values():
         if t["mage"] and not mage_witch:
             continue

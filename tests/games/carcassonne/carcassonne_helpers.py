@@ -89,13 +89,13 @@ def check(state: dict[str, Any], events: list[Event] | None = None) -> None:
         assert state["supply"][seat] + on_board[seat] == 7, "followers are conserved"
         assert state["supply"][seat] >= 0
     if state["phase"] != "conflict" and state["mage"] is not None and state["witch"] is not None:
-        assert state["owner"][state["mage"]] != state["owner"][state["witch"]], "mage and witch share a feature"
+        assert state["owner"][state["mage"]] != state["owner"][state["witch"]], "one feature, two figures"
     for fig in ("mage", "witch"):
         if state[fig] is not None:
             fid = state["owner"][state[fig]]
             rec = state["features"][fid]
             assert rec["kind"] in ("road", "city")
-            assert rec["open"] > 0 or fid in state["completed"], "a figure on a completed feature leaves at scoring"
+            assert rec["open"] > 0 or fid in state["completed"], "figures leave at scoring"
     for rec in state["features"].values():
         assert rec["open"] >= 0
         if rec["kind"] != "field":

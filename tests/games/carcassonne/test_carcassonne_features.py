@@ -108,7 +108,8 @@ def test_a_field_touching_two_completed_cities_scores_6_and_tied_farmers_both_sc
     s, events = turn(s, 1, 1, 0)  # a cap whose field joins the two farms
     assert fid(s, 0, 1, 2) == fid(s, 1, 0, 2)
     (farm,) = [e for e in scored(events) if e["kind"] == "field"]
-    assert farm["winners"] == [0, 1] and farm["points"] == 6, "2 completed cities, the open cap does not count"
+    assert farm["winners"] == [0, 1]
+    assert farm["points"] == 6, "2 completed cities; the open cap does not count"
     assert s["scores"][0]["fields"] == s["scores"][1]["fields"] == 6
     rec = s["features"][fid(s, 0, 1, 2)]
     touched = {s["owner"][c] for c in rec["cities"]}

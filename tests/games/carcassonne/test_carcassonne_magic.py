@@ -12,6 +12,8 @@ from games.carcassonne import magic
 from games.interface import IllegalMove
 from games.rng import Rng
 
+RNG = Rng(b"x", "v")
+
 
 def _targets(s: dict, figure: str) -> set[tuple[int, int, int]]:
     return {
@@ -40,7 +42,7 @@ def test_footnote_1_not_on_a_feature_the_new_tile_just_completed() -> None:
     assert (0, 0, 0) not in targets and (0, 1, 1) not in targets
     assert (0, 1, 0) in targets, "the new tile's other, incomplete city may take it"
     with pytest.raises(IllegalMove):
-        game.decide(s, 0, {"type": "place_magic", "figure": "mage", "x": 0, "y": 0, "feature": 0}, Rng(b"x", "v"))
+        game.decide(s, 0, {"type": "place_magic", "figure": "mage", "x": 0, "y": 0, "feature": 0}, RNG)
 
 
 def test_footnote_2_any_tile_of_the_map_including_the_new_one() -> None:
@@ -131,7 +133,10 @@ def test_footnote_5_without_any_target_the_moved_figure_is_set_aside() -> None:
         if key != joined and rec["kind"] in ("road", "city"):
             rec["open"] = 0
     actions = game.legal_actions(crafted, crafted["turn"])
-    assert actions == [{"type": "remove_magic", "figure": "mage"}, {"type": "remove_magic", "figure": "witch"}]
+    assert actions == [
+        {"type": "remove_magic", "figure": "mage"},
+        {"type": "remove_magic", "figure": "witch"},
+    ]
     crafted, _ = act(crafted, {"type": "remove_magic", "figure": "witch"})
     assert crafted["witch"] is None and crafted["mage"] is not None and crafted["phase"] == "follower"
 

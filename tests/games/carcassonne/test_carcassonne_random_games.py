@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from carcassonne_helpers import check, check_deep
@@ -35,7 +36,7 @@ def _final_checks(m: Match, seats: int) -> None:
 
 def _traced(m: Match, seed: bytes) -> None:
     """Fold again, checking after every event; at each decision every legal action must be accepted."""
-    s = None
+    s: Any = None
     for n, e in enumerate(m.events):
         before = json.dumps(s, sort_keys=True) if s is not None else None
         nxt = game.evolve(s, e)
