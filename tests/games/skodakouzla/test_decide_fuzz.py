@@ -35,7 +35,8 @@ def _mutations(action: dict[str, Any], state: dict, rng: Rng) -> list[dict[str, 
 @pytest.mark.parametrize("seed", range(6))
 def test_decide_accepts_exactly_the_legal_actions(seed: int) -> None:
     rng = Rng(f"fuzz-{seed}".encode(), "fuzz")
-    options: dict[str, Any] = [{}, {"shop_topdeck": True}, {"masters": ["fire", "dark"]}][seed % 3]
+    choices: list[dict[str, Any]] = [{}, {"shop_topdeck": True}, {"masters": ["fire", "dark"]}]
+    options = choices[seed % 3]
     state = new_game(options, seed=f"fuzz-{seed}".encode())
     bots = ["random", "default"]
     steps = 0
