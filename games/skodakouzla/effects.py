@@ -130,7 +130,7 @@ def choices(state: State, seat: int, eff: Effect, source: Source, laying: str | 
             {"target": e["uid"]} for e in me["row"] if is_creature(e["uid"], state)
         ]
     if do == "add_life" and eff.get("target") == "choice":
-        out = [{"target": "wizard"}] + [{"target": e["uid"]} for e in me["row"]]
+        out = [{"target": e["uid"]} for e in me["row"]]
         if laying is not None:
             out.append({"target": laying})
         return out
@@ -180,7 +180,7 @@ def heal(ctx: Ctx, seat: int, target: str, amount: int) -> None:
 
 
 def _add_life(ctx: Ctx, seat: int, eff: Effect, choice: Choice, source: Source) -> None:
-    """Add life may go above the maximum and reaches any card type."""
+    """Add life may go above the maximum and reaches every type of laid card (not the wizard)."""
     if eff.get("target") == "others":
         for e in ctx.state["players"][seat]["row"]:
             if e["uid"] != source.get("card"):

@@ -76,8 +76,17 @@ def test_heal_of_a_creature_stops_at_its_printed_life() -> None:
 def test_add_life_may_exceed_the_maximum_and_reaches_defences() -> None:
     state = main_phase(new_game(), 0, magic=3, hand=["mrazive_posileni"])
     stit = put(state, 0, "stit")
+    posileni = uid_in_hand(state, 0, "mrazive_posileni")
+    targets = {a["target"] for a in game.legal_actions(state, 0)
+               if a["type"] == "lay" and a["card"] == posileni}
+    assert targets == {stit}
     state, _ = _lay(state, "mrazive_posileni", target=stit)
     assert row_life(state, 0) == [("stit", 5)]
+
+
+def test_add_life_needs_a_laid_card() -> None:
+    state = main_phase(new_game(), 0, magic=3, hand=["mrazive_posileni"])
+    assert not [a for a in game.legal_actions(state, 0) if a["type"] == "lay"]
 
 
 def test_ledovy_stit_adds_life_once_when_laid() -> None:
