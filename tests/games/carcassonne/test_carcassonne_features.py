@@ -171,3 +171,14 @@ def test_a_tile_that_fits_nowhere_is_discarded_and_another_drawn() -> None:
     assert kinds == [("TileDiscarded", "C.1"), ("TileDrawn", "U.1")]
     assert s["discarded"] == ["C.1"] and s["current"] == "U.1" and s["turn"] == 1
     check(s)
+
+
+def test_a_tile_whose_two_caps_join_one_city_counts_once() -> None:
+    s = new_game(["I.1", "N.1", "N.2", "N.3"])
+    s, _ = turn(s, 0, -1, 2, follower=0)  # two caps, east and south
+    s, _ = turn(s, 1, -1, 3)
+    s, _ = turn(s, 1, -2, 0)
+    s, events = turn(s, 0, -2, 1)  # the ring closes: both caps are one city
+    (city,) = scored(events)
+    assert len(s["features"][fid(s, 0, -1, 0)]["segs"]) == 5
+    assert (city["tiles"], city["points"], city["winners"]) == (4, 8, [0])
