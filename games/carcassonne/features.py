@@ -31,8 +31,11 @@ def tiles_in(rec: Rec) -> int:
     return len({s.split(":", 1)[0] for s in segs})
 
 
-def seg_tile(seg: str) -> int:
-    return int(seg.split(":", 1)[0])
+def position(s: dict[str, Any], seg: str) -> dict[str, int]:
+    """Where a segment lies, as commands and events name it: ``{x, y, feature}``."""
+    t, i = seg.split(":")
+    _, x, y, _ = s["tiles"][int(t)]
+    return {"x": x, "y": y, "feature": int(i)}
 
 
 def place(s: dict[str, Any], tile: str, x: int, y: int, rotation: int) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.carcassonne import features
 from games.interface import Command
 
 FIGURES = ("mage", "witch")
@@ -45,9 +46,7 @@ def _seg_key(seg: str) -> tuple[int, int]:
 
 
 def _place(s: dict[str, Any], fig: str, seg: str) -> Command:
-    t, i = seg.split(":")
-    _, x, y, _ = s["tiles"][int(t)]
-    return {"type": "place_magic", "figure": fig, "x": x, "y": y, "feature": int(i)}
+    return {"type": "place_magic", "figure": fig, **features.position(s, seg)}
 
 
 def options(s: dict[str, Any]) -> list[Command]:

@@ -113,18 +113,17 @@ def _magic_command(s: dict[str, Any], seat: int, cmd: Command, rng: Rng) -> list
     fig = cmd.get("figure")
     if fig not in magic.FIGURES:
         raise IllegalMove("figure is \"mage\" or \"witch\"")
-    body = dict(cmd)
+    body: Command = {"type": "remove_magic", "figure": fig}
     if cmd["type"] == "place_magic":
         body = {"type": "place_magic", "figure": fig, "x": _int(cmd, "x"), "y": _int(cmd, "y"),
                 "feature": _int(cmd, "feature")}
-    else:
-        body = {"type": "remove_magic", "figure": fig}
     if body not in magic.options(s):
         raise IllegalMove(_magic_reason(s, body))
     if body["type"] == "remove_magic":
         return [{"type": "MagicFigureRemoved", "seat": seat, "figure": fig}]
+    seg = s.get(fig)
     event: Event = {"type": "MagicFigurePlaced", "seat": seat, "figure": fig, "x": body["x"], "y": body["y"],
-                    "feature": body["feature"], "from": _where(s, s.get(fig))}
+                    "feature": body["feature"], "from": None if seg is None else features.position(s, seg)}
     return [event]
 
 
@@ -137,14 +136,6 @@ def _magic_reason(s: dict[str, Any], body: Command) -> str:
         return "move a magic figure to another incomplete road or city (not the feature they share)"
     return ("a magic figure goes onto an incomplete road or city of the map, never onto the other figure's "
             "feature, and a figure already out must change feature")
-
-
-def _where(s: dict[str, Any], seg: str | None) -> dict[str, int] | None:
-    if seg is None:
-        return None
-    t, i = seg.split(":")
-    _, x, y, _ = s["tiles"][int(t)]
-    return {"x": x, "y": y, "feature": int(i)}
 
 
 def follower_options(s: dict[str, Any], seat: int) -> list[Command]:
@@ -208,7 +199,7 @@ def _scored(s: dict[str, Any], fid: str, final: bool) -> Event:
         "points": scoring.points(s, fid) if winners else 0,
         "winners": winners,
         "figure": scoring.figure_on(s, fid) if rec["kind"] in ("road", "city") else None,
-        "followers": [{"seat": seat, **_where(s, seg)} for seat, seg in rec["followers"]],  # type: ignore[dict-item]
+        "followers": [{"seat": seat, **features.position(s, seg)} for seat, seg in rec["followers"]],
         "final": final,
     }
 

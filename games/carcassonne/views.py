@@ -11,24 +11,19 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.carcassonne import rules, scoring, tiles
+from games.carcassonne import features, rules, scoring, tiles
 from games.interface import Event, State
 
 _PUBLIC = ("seats", "mage_witch", "phase", "turn", "supply", "tiles", "grid", "owner", "features", "next_fid",
            "frontier", "completed", "last", "discarded")
 
 
-def _at(s: dict[str, Any], seg: str) -> dict[str, int]:
-    t, i = seg.split(":")
-    _, x, y, _ = s["tiles"][int(t)]
-    return {"x": x, "y": y, "feature": int(i)}
-
-
 def _followers(s: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for rec in s["features"].values():
         for seat, seg in rec["followers"]:
-            out.append({"seat": seat, **_at(s, seg), "kind": rec["kind"], "role": tiles.ROLES[rec["kind"]]})
+            kind = rec["kind"]
+            out.append({"seat": seat, **features.position(s, seg), "kind": kind, "role": tiles.ROLES[kind]})
     return out
 
 
@@ -53,8 +48,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         pack=dict(sorted(Counter(tiles.tile_type(t) for t in s["remaining"]).items())),
         board=[{"tile": t, "x": x, "y": y, "rotation": r} for t, x, y, r in s["tiles"]],
         followers=_followers(s),
-        mage=None if s["mage"] is None else _at(s, s["mage"]),
-        witch=None if s["witch"] is None else _at(s, s["witch"]),
+        mage=None if s["mage"] is None else features.position(s, s["mage"]),
+        witch=None if s["witch"] is None else features.position(s, s["witch"]),
         mage_seg=s["mage"],
         witch_seg=s["witch"],
         score=scoring.score(s),
