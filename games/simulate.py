@@ -29,6 +29,8 @@ class Match:
     events: list[Event] = field(default_factory=list)
     state: State = None
     commands: int = 0
+    #: How many events there were after setup and after each command: the states a client sees.
+    settled: list[int] = field(default_factory=list)
 
 
 def play(
@@ -47,6 +49,7 @@ def play(
     for event in game.setup(dict(options or {}), len(bots), Rng(seed, "setup")):
         match.events.append(event)
         match.state = game.evolve(match.state, event)
+    match.settled.append(len(match.events))
     while not game.is_over(match.state):
         if match.commands >= max_commands:
             raise RuntimeError(f"no end after {max_commands} commands")
@@ -61,4 +64,5 @@ def play(
             match.events.append(event)
             match.state = game.evolve(match.state, event)
         match.commands += 1
+        match.settled.append(len(match.events))
     return match

@@ -296,3 +296,18 @@ def test_an_expired_token_is_refused(api: Client, pool: Any) -> None:
     assert reply.status == 401 and reply.problem["title"] == "Expired seat token"
     assert seat0.get(_path(game, "/state")).status == 401
     assert _log(api, {**game, "seats": [{"token": None}]}) == log
+
+
+def test_an_arranged_game_is_marked_and_keeps_its_arrangement_secret(api: Client) -> None:
+    cards = [c["id"] for c in api.get(f"/api/v1/catalog/{GAME}").body["cards"]]
+    arranged = {"deck": list(reversed(cards))}
+    game = create(api, GAME, HUMANS, {"arranged": arranged})
+    summary = api.get(_path(game)).body
+    assert summary["arranged"] is True
+    assert summary["options"]["arranged"] != arranged
+    for log in _log(api, game):
+        assert json.dumps(arranged["deck"][:10]) not in json.dumps(log)
+    plain = create(api, GAME, HUMANS)
+    assert plain["arranged"] is False
+    bad = api.post("/api/v1/games", {"game": GAME, "seats": HUMANS, "options": {"arranged": {"deck": ["x"]}}})
+    assert bad.status == 422 and bad.problem["title"] == "Invalid game options"
