@@ -431,7 +431,8 @@ def _end_phase(ctx: Ctx, seat: int, command: Command) -> None:
     s = ctx.state
     _keys(command)
     if s["phase"] == "main":
-        _require_phase(s, "main", "the main phase ends")
+        if s["pending"]:
+            raise IllegalMove("the creatures of Lektvar zuřivosti attack first")
         _end_main(ctx, seat)
     elif s["phase"] == "colour":
         _end_turn(ctx, seat)
