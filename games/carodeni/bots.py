@@ -43,7 +43,7 @@ def _wanted(me: dict[str, Any]) -> Counter[str]:
     return want
 
 
-def _value(view: Mapping[str, Any], me: dict[str, Any], a: Command) -> float:
+def _value(view: Mapping[str, Any], me: dict[str, Any], want: Counter[str], a: Command) -> float:
     t = a["type"]
     if t == "brew":
         pairs = sum(1 for x in a["payment"] if x.startswith("pair:"))
@@ -66,13 +66,11 @@ def _value(view: Mapping[str, Any], me: dict[str, Any], a: Command) -> float:
             matching = [p for p in me["potions"]
                         if content.potion_card(p)["colour"] in colours + (content.PALE,)]
             score += 2 * len(matching)
-            want = _wanted(me)
             if matching and sum(want.values()) <= 2:
                 score += 4
         return score
     b = view["board"][content.LOCATIONS.index(a["location"])]
     item = a["item"]
-    want = _wanted(me)
     if item == "ingredient":
         kind = b["ingredients"][a["slot"]]
         if want[kind]:
@@ -100,8 +98,10 @@ def default_bot(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Co
     if len(actions) == 1:
         return actions[0]
     me = _me(view)
-    best = max(_value(view, me, a) for a in actions)
-    top = [a for a in actions if _value(view, me, a) == best]
+    want = _wanted(me)
+    values = [_value(view, me, want, a) for a in actions]
+    best = max(values)
+    top = [a for a, v in zip(actions, values, strict=True) if v == best]
     return top[0] if len(top) == 1 else rng.choice(top)
 
 
