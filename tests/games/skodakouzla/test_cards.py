@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from sk_helpers import do, main_phase, new_game, put, row_life, uid_in_hand
 
 from games import skodakouzla as game
 from games.interface import IllegalMove
 from games.rng import Rng
+
+from .sk_helpers import do, main_phase, new_game, put, row_life, uid_in_hand
 
 
 def _creature_turn(state: dict, seat: int, uid: str) -> dict:

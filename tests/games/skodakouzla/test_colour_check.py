@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from sk_helpers import do, main_phase, new_game, put, uid_in_hand
 
 from games import skodakouzla as game
 from games.interface import IllegalMove
 from games.rng import Rng
+
+from .sk_helpers import do, main_phase, new_game, put, uid_in_hand
 
 
 def _lay_and_end(state: dict, hand: list[tuple[str, dict]]) -> dict:

@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from sk_helpers import new_game
 
 from games import skodakouzla as game
 from games.interface import GameError
 from games.rng import Rng
+
+from .sk_helpers import new_game
 
 JUNK: list[Any] = [None, 0, 1, -1, True, "left", "right", "wizard", "x", [], ["a"], [["a"]], {},
                    "p0.01", "s01", "fire", 2.5]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from sk_helpers import do, main_phase, new_game, put, row_life, types, uid_in_hand
-
 from games import skodakouzla as game
+
+from .sk_helpers import do, main_phase, new_game, put, row_life, types, uid_in_hand
 
 
 def _fireball_table() -> dict:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from sk_helpers import do, main_phase, new_game, put, uid_in_hand
 
 from games import skodakouzla as game
 from games.interface import InvalidOptions
 from games.rng import Rng
 from games.skodakouzla.content import card
+
+from .sk_helpers import do, main_phase, new_game, put, uid_in_hand
 
 
 @pytest.mark.parametrize("options", [

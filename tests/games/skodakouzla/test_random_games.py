@@ -7,12 +7,13 @@ import json
 from typing import Any
 
 import pytest
-from sk_invariants import check_event, check_redacted, check_score, check_state, check_views
 
 from games import skodakouzla as game
 from games.interface import IllegalMove
 from games.rng import Rng
 from games.simulate import fold, play
+
+from .sk_invariants import check_event, check_redacted, check_score, check_state, check_views
 
 #: Each variant and modification of the rulebook, and the standard game.
 VARIANTS: dict[str, list[dict]] = {

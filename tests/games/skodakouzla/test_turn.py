@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from sk_helpers import do, main_phase, new_game, put, types, uid_in_hand
 
 from games import skodakouzla as game
 from games.interface import IllegalMove, NotYourTurn
 from games.rng import Rng
 from games.skodakouzla.content import starter_deck
+
+from .sk_helpers import do, main_phase, new_game, put, types, uid_in_hand
 
 
 def _end_turn(state: dict) -> tuple[dict, list]:

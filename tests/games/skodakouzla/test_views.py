@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from sk_helpers import do, main_phase, new_game
-from sk_invariants import check_views, hidden
-
 from games import skodakouzla as game
 from games.rng import Rng
+
+from .sk_helpers import do, main_phase, new_game
+from .sk_invariants import check_views, hidden
 
 
 def test_a_seat_sees_its_hand_but_not_the_others() -> None:
