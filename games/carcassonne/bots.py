@@ -10,6 +10,7 @@ leads. It reads only its own view: the public map and feature graph.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from games.carcassonne import features, scoring, tiles
@@ -112,13 +113,26 @@ def _pick(scored: list[tuple[float, Command]], rng: Rng) -> Command:
     return rng.choice([c for v, c in scored if v >= best - 1e-9])
 
 
+@cache
+def _shape(type_id: str, rotation: int) -> tuple[tuple[str, frozenset[int], frozenset[int]], ...]:
+    """What a rotation looks like once laid: rotations of a symmetric tile that look alike score alike."""
+    o = tiles.oriented(type_id, rotation)
+    return tuple((f.kind, frozenset(f.edges), frozenset(f.halves)) for f in o.features)
+
+
 def _tile(s: S, actions: list[Command], rng: Rng) -> Command:
     me = s["seat"]
     tile = s["current_tile"]["tile"]
+    type_id = tiles.tile_type(tile)
     around: dict[tuple[int, int], tuple[list[str], float]] = {}
+    seen: dict[tuple[Any, ...], float] = {}
     scored = []
     for a in actions:
         x, y = a["x"], a["y"]
+        key = (x, y, _shape(type_id, a["rotation"]))
+        if key in seen:
+            scored.append((seen[key], a))
+            continue
         if (x, y) not in around:
             segs = _segs_around(s, x, y)
             around[x, y] = (segs, _total(s, segs, me))
@@ -126,8 +140,9 @@ def _tile(s: S, actions: list[Command], rng: Rng) -> Command:
         s2 = features.place(s, tile, x, y, a["rotation"])
         t = len(s2["tiles"]) - 1
         new = [f"{t}:{i}" for i in range(len(tiles.of(tile, a["rotation"]).features))]
-        after = _total(s2, segs + new, me)
-        scored.append((after - before + _best_follower_gain(s2, t, me), a))
+        value = _total(s2, segs + new, me) - before + _best_follower_gain(s2, t, me)
+        seen[key] = value
+        scored.append((value, a))
     return _pick(scored, rng)
 
 
