@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from types import FrameType
 
 from events.database import data_dir, database_url, migrate
@@ -40,23 +41,18 @@ def _web_command(host: str, port: int, workers: int) -> list[str]:
     ]
 
 
-def _worker_command(concurrency: int, beat: bool) -> list[str]:
-    command = [
-        sys.executable,
-        "-m",
-        "celery",
-        "-A",
-        "workers.app",
-        "worker",
-        "--loglevel",
-        "INFO",
-        "--concurrency",
-        str(concurrency),
-    ]
-    if beat:
-        data_dir().mkdir(parents=True, exist_ok=True)
-        command += ["--beat", "--schedule", str(data_dir() / "celerybeat-schedule")]
+def worker_command(concurrency: int, schedule: Path | None = None) -> list[str]:
+    """A Celery worker; with a beat ``schedule`` file it also runs the periodic outbox sweep."""
+    command = [sys.executable, "-m", "celery", "-A", "workers.app", "worker", "--loglevel", "INFO"]
+    command += ["--concurrency", str(concurrency)]
+    if schedule is not None:
+        schedule.parent.mkdir(parents=True, exist_ok=True)
+        command += ["--beat", "--schedule", str(schedule)]
     return command
+
+
+def _schedule() -> Path:
+    return data_dir() / "celerybeat-schedule"
 
 
 def _database() -> str:
@@ -69,7 +65,7 @@ def up(args: argparse.Namespace) -> int:
     url = _database()
     migrate(url)
     children = [
-        subprocess.Popen(_worker_command(args.concurrency, beat=True)),
+        subprocess.Popen(worker_command(args.concurrency, _schedule())),
         subprocess.Popen(_web_command(args.host, args.port, args.workers)),
     ]
     print(f"Kotlík is up: http://{args.host}:{args.port}/api/v1/docs  (Ctrl-C stops it)", flush=True)
@@ -122,7 +118,7 @@ def web(args: argparse.Namespace) -> int:
 
 def worker(args: argparse.Namespace) -> int:
     _database()
-    return subprocess.call(_worker_command(args.concurrency, args.beat))
+    return subprocess.call(worker_command(args.concurrency, _schedule() if args.beat else None))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import secrets
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -107,25 +106,13 @@ def worker(
     broker: dict[str, str], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[subprocess.Popen[bytes]]:
     """A real Celery worker (with the outbox sweep) consuming this run's queue."""
+    from service.cli import worker_command
+
     log = tmp_path_factory.mktemp("worker") / "worker.log"
     schedule = log.parent / "beat-schedule"
     with open(log, "wb") as out:
         process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "workers.app",
-                "worker",
-                "--loglevel",
-                "INFO",
-                "--concurrency",
-                "2",
-                "--beat",
-                "--schedule",
-                str(schedule),
-            ],
+            worker_command(2, schedule),
             cwd=ROOT,
             env={**os.environ, **broker},
             stdout=out,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 from uuid import UUID
 
 from psycopg import OperationalError
@@ -19,13 +20,16 @@ def _pool() -> ConnectionPool:
     return create_pool(min_size=1, max_size=4)
 
 
-@app.task(
-    name="bots.play_turn",
-    acks_late=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=5,
-)
+#: A lost database connection is worth retrying; an illegal move or a conflict never is.
+_RETRY_TRANSIENT: dict[str, Any] = {
+    "acks_late": True,
+    "autoretry_for": (OperationalError,),
+    "retry_backoff": True,
+    "max_retries": 5,
+}
+
+
+@app.task(name="bots.play_turn", **_RETRY_TRANSIENT)
 def play_turn(game_id: str, seat: int, expected: int) -> int | None:
     """Let a bot seat move; its next turn or the scoring is enqueued by the same transaction."""
     with _pool().connection() as conn:
@@ -35,13 +39,7 @@ def play_turn(game_id: str, seat: int, expected: int) -> int | None:
     return None if played is None else played.version
 
 
-@app.task(
-    name="scoring.score_game",
-    acks_late=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=5,
-)
+@app.task(name="scoring.score_game", **_RETRY_TRANSIENT)
 def score_game(game_id: str, expected: int) -> bool:
     """Write the final breakdown of a game that just ended."""
     with _pool().connection() as conn:
