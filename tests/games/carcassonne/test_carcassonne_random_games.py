@@ -9,6 +9,7 @@ import pytest
 from carcassonne_helpers import check, check_deep
 
 import games.carcassonne as game
+from games.carcassonne import features, magic, tiles
 from games.rng import Rng
 from games.simulate import Match, play
 
@@ -85,3 +86,68 @@ def test_a_few_traced_games() -> None:
         m = play(game, ["random"] * seats, seed)
         _final_checks(m, seats)
         _traced(m, seed)
+
+
+def _open_cells(s: dict, seg: str) -> set[tuple[int, int]]:
+    """The free squares the feature of ``seg`` reaches across its open edges."""
+    out = set()
+    for g in s["features"][s["owner"][seg]]["segs"]:
+        t, i = (int(v) for v in g.split(":"))
+        tile, x, y, r = s["tiles"][t]
+        for d in tiles.of(tile, r).features[i].edges:
+            dx, dy = tiles.DELTA[d]
+            if f"{x + dx},{y + dy}" not in s["grid"]:
+                out.add((x + dx, y + dy))
+    return out
+
+
+def _conflict_seeker(view: Any, actions: list[dict], rng: Rng) -> dict:
+    """A test bot that joins the mage's and the witch's features whenever it can, to reach footnote 5
+    in whole games (random play almost never does): it puts a figure on a feature that reaches a free
+    square the other figure's feature reaches too, then fills that square when a tile joins them."""
+    s = {**view, "mage": view["mage_seg"], "witch": view["witch_seg"]}
+    kind = actions[0]["type"]
+    if kind == "place_tile" and s["mage"] and s["witch"]:
+        tile = view["current_tile"]["tile"]
+        hits = [
+            a for a in actions if magic.in_conflict(features.place(s, tile, a["x"], a["y"], a["rotation"]))
+        ]
+        if hits:
+            return rng.choice(hits)
+    if kind == "place_magic":
+        near = []
+        for a in actions:
+            other = s[magic.OTHER[a["figure"]]]
+            if other is not None:
+                t = s["grid"][f"{a['x']},{a['y']}"]
+                mine = f"{t}:{a['feature']}"
+                if _open_cells(s, mine) & _open_cells(s, other):
+                    near.append(a)
+        if near:
+            return rng.choice(near)
+    return rng.choice(actions)
+
+
+@pytest.mark.slow
+def test_whole_games_with_the_two_figures_joined_again_and_again() -> None:
+    conflicts = 0
+    for i in range(30):
+        seed = f"carcassonne-conflicts-{i}".encode()
+        seats = 2 + i % 4
+        game.BOTS["_seeker"] = _conflict_seeker
+        try:
+            m = play(game, ["_seeker"] * seats, seed)
+        finally:
+            del game.BOTS["_seeker"]
+        _final_checks(m, seats)
+        s: Any = None
+        for e in m.events:
+            s = game.evolve(s, e)
+            if e["type"] == "TilePlaced" and s["phase"] == "conflict":
+                conflicts += 1
+                targets = game.legal_actions(s, s["turn"])
+                assert targets and {a["type"] for a in targets} <= {"place_magic", "remove_magic"}
+            check(s)
+        if i < 3:
+            _traced(m, seed)
+    assert conflicts >= 20, conflicts
