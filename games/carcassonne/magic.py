@@ -49,6 +49,39 @@ def _place(s: dict[str, Any], fig: str, seg: str) -> Command:
     return {"type": "place_magic", "figure": fig, **features.position(s, seg)}
 
 
+def _eligible(rec: dict[str, Any]) -> bool:
+    return rec["open"] > 0 and rec["kind"] in ("road", "city")
+
+
+def _excluded(s: dict[str, Any], fig: str) -> set[str | None]:
+    if s["phase"] == "conflict":
+        return {feature_of(s, "mage")}
+    return {feature_of(s, fig), feature_of(s, OTHER[fig])}
+
+
+def _any_target(s: dict[str, Any]) -> bool:
+    excluded = [_excluded(s, fig) for fig in FIGURES]
+    return any(_eligible(rec) and any(fid not in ex for ex in excluded) for fid, rec in s["features"].items())
+
+
+def has_step(s: dict[str, Any]) -> bool:
+    """Whether the magic step (phase ``magic``) has anything to do: a target, or a figure to remove."""
+    return _any_target(s) or any(s.get(fig) is not None for fig in FIGURES)
+
+
+def allowed(s: dict[str, Any], command: Command) -> bool:
+    """``command in options(s)``, without listing every option."""
+    fig = command["figure"]
+    if command["type"] == "remove_magic":
+        on_map = s["phase"] == "conflict" or s.get(fig) is not None
+        return on_map and not _any_target(s)
+    t = s["grid"].get(f"{command['x']},{command['y']}")
+    if t is None:
+        return False
+    fid = s["owner"].get(f"{t}:{command['feature']}")
+    return fid is not None and _eligible(s["features"][fid]) and fid not in _excluded(s, fig)
+
+
 def options(s: dict[str, Any]) -> list[Command]:
     """Every command the magic step allows now (``phase`` ``conflict`` or ``magic``)."""
     out: list[Command] = []

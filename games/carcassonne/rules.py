@@ -117,7 +117,7 @@ def _magic_command(s: dict[str, Any], seat: int, cmd: Command, rng: Rng) -> list
     if cmd["type"] == "place_magic":
         body = {"type": "place_magic", "figure": fig, "x": _int(cmd, "x"), "y": _int(cmd, "y"),
                 "feature": _int(cmd, "feature")}
-    if body not in magic.options(s):
+    if not magic.allowed(s, body):
         raise IllegalMove(_magic_reason(s, body))
     if body["type"] == "remove_magic":
         return [{"type": "MagicFigureRemoved", "seat": seat, "figure": fig}]
@@ -248,7 +248,8 @@ def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     if handler is None:
         raise IllegalMove(f"unknown command {command.get('type')!r}; known: {sorted(_COMMANDS)}")
     if state is None or state["phase"] not in PLAYING:
-        raise IllegalMove("the game is over")
+        over = state is not None and state["phase"] == "over"
+        raise IllegalMove("the game is over" if over else "the game has not started")
     if seat != state["turn"]:
         raise NotYourTurn(f"it is seat {state['turn']}'s turn")
     return handler(state, seat, dict(command), rng)
@@ -336,9 +337,7 @@ def _after_conflict(s: dict[str, Any]) -> dict[str, Any]:
     if s["mage_witch"]:
         tile, _, _, r = s["tiles"][s["last"]]
         if tiles.of(tile, r).mage:
-            s["phase"] = "magic"
-            if not magic.options(s):
-                s["phase"] = "follower"
+            s["phase"] = "magic" if magic.has_step(s) else "follower"
     return s
 
 

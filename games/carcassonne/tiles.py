@@ -106,7 +106,9 @@ def oriented(type_id: str, rotation: int) -> Oriented:
     )
 
 
+@cache
 def of(tile: str, rotation: int) -> Oriented:
+    """The oriented shape of a physical tile (cached per id: the hottest lookup of the engine)."""
     return oriented(tile_type(tile), rotation)
 
 

@@ -10,6 +10,7 @@ from carcassonne_helpers import check, check_deep
 
 import games.carcassonne as game
 from games.carcassonne import features, magic, tiles
+from games.interface import IllegalMove
 from games.rng import Rng
 from games.simulate import Match, play
 
@@ -35,6 +36,23 @@ def _final_checks(m: Match, seats: int) -> None:
     check(s, m.events)
 
 
+def _exactly_the_listed_magic_commands(s: dict, seat: int, actions: list[dict]) -> None:
+    """Every conceivable magic command is accepted by ``decide`` exactly when it is listed."""
+    candidates: list[dict] = [{"type": "remove_magic", "figure": f} for f in ("mage", "witch")]
+    for seg in s["owner"]:
+        t, i = seg.split(":")
+        _, x, y, _ = s["tiles"][int(t)]
+        for f in ("mage", "witch"):
+            candidates.append({"type": "place_magic", "figure": f, "x": x, "y": y, "feature": int(i)})
+    for c in candidates:
+        try:
+            game.decide(s, seat, c, Rng(b"probe", "magic"))
+            accepted = True
+        except IllegalMove:
+            accepted = False
+        assert accepted == (c in actions), c
+
+
 def _traced(m: Match, seed: bytes) -> None:
     """Fold again, checking after every event; at each decision every legal action must be accepted."""
     s: Any = None
@@ -56,6 +74,8 @@ def _traced(m: Match, seed: bytes) -> None:
             if s["phase"] in ("conflict", "magic", "follower") or n % 7 == 0:
                 for a in actions:
                     assert game.decide(s, seat, a, Rng(seed, f"probe{n}")), a
+            if s["phase"] in ("conflict", "magic"):
+                _exactly_the_listed_magic_commands(s, seat, actions)
             for other in range(s["seats"]):
                 if other != seat:
                     assert game.legal_actions(s, other) == []
