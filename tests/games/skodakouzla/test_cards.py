@@ -314,3 +314,22 @@ def test_magicky_kamen_gives_1_magic_each_turn_after_it_is_laid() -> None:
     state["players"][0]["magic"] = 0
     state, _ = do(state, 1, {"type": "end_phase"})
     assert state["players"][0]["magic"] == 2
+
+
+def test_a_reaction_that_kills_the_attacking_wizard_ends_the_game() -> None:
+    state = main_phase(new_game(), 0, magic=3, hand=["ohniva_koule"])
+    put(state, 1, "ohnive_brneni")
+    state["players"][0]["life"] = 2
+    state, events = _lay(state, "ohniva_koule", **{"from": "left"})
+    assert game.is_over(state) and state["winner"] == 1
+    assert events[-1] == {"type": "GameEnded", "winner": 1, "loser": 0}
+
+
+def test_the_game_ends_at_the_first_wizard_death_mid_attack() -> None:
+    state = main_phase(new_game(), 0, magic=5, hand=["vybuch"])
+    put(state, 1, "ohnive_brneni")
+    state["players"][1]["life"] = 2
+    state["players"][0]["life"] = 1
+    state, events = _lay(state, "vybuch")
+    assert events[-1]["type"] == "GameEnded"
+    assert state["winner"] == 0 and state["players"][0]["life"] == 1
