@@ -53,6 +53,25 @@ def _exactly_the_listed_magic_commands(s: dict, seat: int, actions: list[dict]) 
         assert accepted == (c in actions), c
 
 
+def _exactly_the_listed_commands(s: dict, seat: int, actions: list[dict]) -> None:
+    """Tiles anywhere near the map in any rotation, followers on any feature index, pass: ``decide``
+    accepts exactly what ``legal_actions`` lists."""
+    candidates: list[dict] = [{"type": "pass"}]
+    candidates += [{"type": "place_follower", "feature": i} for i in range(-1, 9)]
+    xs = [x for _, x, _, _ in s["tiles"]]
+    ys = [y for _, _, y, _ in s["tiles"]]
+    for x in range(min(xs) - 1, max(xs) + 2):
+        for y in range(min(ys) - 1, max(ys) + 2):
+            candidates += [{"type": "place_tile", "x": x, "y": y, "rotation": r} for r in range(4)]
+    for c in candidates:
+        try:
+            game.decide(s, seat, c, Rng(b"probe", "any"))
+            accepted = True
+        except IllegalMove:
+            accepted = False
+        assert accepted == (c in actions), c
+
+
 def _traced(m: Match, seed: bytes) -> None:
     """Fold again, checking after every event; at each decision every legal action must be accepted."""
     s: Any = None
@@ -76,6 +95,8 @@ def _traced(m: Match, seed: bytes) -> None:
                     assert game.decide(s, seat, a, Rng(seed, f"probe{n}")), a
             if s["phase"] in ("conflict", "magic"):
                 _exactly_the_listed_magic_commands(s, seat, actions)
+            elif s["phase"] == "follower" or n % 7 == 0:
+                _exactly_the_listed_commands(s, seat, actions)
             for other in range(s["seats"]):
                 if other != seat:
                     assert game.legal_actions(s, other) == []
