@@ -50,6 +50,19 @@ def load(conn: Connection[Any], game_id: UUID, game: ModuleType, at: int | None 
     return Folded(state, version)
 
 
+def opening_version(conn: Connection[Any], game_id: UUID) -> int:
+    """The version at which setup is complete: the first state a player can see.
+
+    Setup events carry no ``at`` in their meta; every command's events do.
+    """
+    row = conn.execute(
+        "SELECT coalesce(min(version) - 1, (SELECT max(version) FROM events e WHERE e.game_id = %s "
+        "AND e.type NOT LIKE 'kotlik.GameScored')) AS v FROM events WHERE game_id = %s AND meta ? 'at'",
+        (game_id, game_id),
+    ).fetchone()
+    return int(row["v"]) if row and row["v"] is not None else 0
+
+
 def remember(conn: Connection[Any], game_id: UUID, game: ModuleType, before: int, folded: Folded) -> None:
     """Snapshot ``folded`` if the append from ``before`` crossed a multiple of SNAPSHOT_EVERY."""
     if folded.version // SNAPSHOT_EVERY == before // SNAPSHOT_EVERY:

@@ -95,7 +95,8 @@ def _describe(errors: Any, path: str = "") -> str:
 
 def invalid(error: ValidationError) -> Response:
     """A field error found in a view rather than by the request schema."""
-    return problem(422, "Unprocessable Entity", "invalid request", None, errors=error.normalized_messages())
+    messages = error.normalized_messages()
+    return problem(422, "Unprocessable Entity", _describe(messages), None, errors=messages)
 
 
 def register(app: Flask) -> None:

@@ -17,7 +17,7 @@ from marshmallow import ValidationError
 import games
 from events import StoredEvent, read
 from projections import commands, lobby
-from projections.fold import PLATFORM, load
+from projections.fold import PLATFORM, load, opening_version
 from projections.lobby import GameRow
 from service import schemas
 from service.app import connection, database_url
@@ -128,6 +128,8 @@ class State(MethodView):
             row = lobby.get(conn, game_id)
             if at is None and known is not None and row.version <= known:
                 return Response(status=304, headers={"ETag": f'"{row.version}"'})
+            if at is not None and at < (opening := opening_version(conn, game_id)):
+                raise ValidationError({"query": {"at": [f"the game is set up at version {opening}"]}})
             game = games.load(row.game)
             folded = load(conn, game_id, game, at=at)
         over = game.is_over(folded.state)

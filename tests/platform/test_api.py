@@ -202,6 +202,8 @@ def test_bad_requests_elsewhere(api: Client, game: dict[str, Any]) -> None:
     assert bad_option.status == 422 and bad_option.problem["title"] == "Invalid game options"
     assert api.post("/api/v1/games", raw=b"[").status == 400
     assert api.get(_path(game, "/state?at=-1")).status == 422
+    inside_setup = api.get(_path(game, f"/state?at={game['version'] - 1}"))
+    assert inside_setup.status == 422 and f"version {game['version']}" in inside_setup.problem["detail"]
     assert api.get(_path(game, "/score")).status == 404
     assert api.seat("forged").get(_path(game, "/state")).status == 401
     assert _log(api, game) == log
