@@ -244,7 +244,8 @@ _COMMANDS = {
 def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     if not isinstance(command, Mapping):
         raise IllegalMove("a command is an object with a type")
-    handler = _COMMANDS.get(command.get("type"))  # type: ignore[arg-type]
+    kind = command.get("type")
+    handler = _COMMANDS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise IllegalMove(f"unknown command {command.get('type')!r}; known: {sorted(_COMMANDS)}")
     if state is None or state["phase"] not in PLAYING:
