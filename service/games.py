@@ -53,6 +53,11 @@ def _public_options(row: GameRow) -> dict[str, Any]:
     return {**row.options, "arranged": "hidden until the game is over"}
 
 
+def _running_state(conn: Any, row: GameRow) -> Any:
+    """The state to redact events by while the game runs; ``None`` once it is over."""
+    return load(conn, row.id, games.load(row.game)).state if row.status == "active" else None
+
+
 def _relay() -> None:
     """Hand the outbox to the broker now; if it is down, the workers' sweep sends it later."""
     try:
@@ -191,7 +196,7 @@ class Commands(MethodView):
             _relay()
         with connection() as conn:
             row = lobby.get(conn, game_id)
-            state = load(conn, game_id, games.load(row.game)).state if row.status == "active" else None
+            state = _running_state(conn, row)
         shown = _shown(row, state, played.events, seat)
         headers = {"ETag": f'"{played.version}"'}
         if played.replayed:
@@ -211,7 +216,7 @@ class Events(MethodView):
             row = lobby.get(conn, game_id)
             seat = caller_seat(conn, game_id, required=False)
             events = read(conn, game_id, after=query["after"])
-            state = load(conn, game_id, games.load(row.game)).state if row.status == "active" else None
+            state = _running_state(conn, row)
         return _shown(row, state, events, seat), 200, {"ETag": f'"{row.version}"'}
 
 
@@ -271,9 +276,7 @@ def _stream(game_id: UUID, seat: int | None, after: int) -> Iterator[str]:
         with connection() as conn:
             row = lobby.get(conn, game_id)
             events = read(conn, game_id, after=after)
-            state = (
-                load(conn, game_id, games.load(row.game)).state if events and row.status == "active" else None
-            )
+            state = _running_state(conn, row) if events else None
         for event in _shown(row, state, events, seat):
             after = event["version"]
             yield f"id: {after}\nevent: {event['type']}\ndata: {json.dumps(event, default=str)}\n\n"
