@@ -414,6 +414,9 @@ def _resolve(ctx: Ctx, seat: int, command: Command) -> None:
     uid = command.get("card")
     if not isinstance(uid, str) or uid not in s["pending"]:
         raise IllegalMove(f"creatures still to act: {s['pending']}")
+    option = command.get("option")
+    if type(option) is not int:
+        raise IllegalMove("'option' is the index (an integer) of the creature's attack or ability")
     choice = _choice_of(command, ("option", "from", "target"))
     allowed = act_choices(s, seat, uid)
     if choice not in allowed:

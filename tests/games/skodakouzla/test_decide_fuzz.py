@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from games import skodakouzla as game
-from games.interface import GameError
+from games.interface import GameError, IllegalMove
 from games.rng import Rng
 
-from .sk_helpers import new_game
+from .sk_helpers import new_game, put
 
 JUNK: list[Any] = [None, 0, 1, -1, True, "left", "right", "wizard", "x", [], ["a"], [["a"]], {},
                    "p0.01", "s01", "fire", 2.5]
@@ -57,3 +57,18 @@ def test_decide_accepts_exactly_the_legal_actions(seed: int) -> None:
         for e in game.decide(state, seat, command, Rng(b"f", f"v{steps}")):
             state = game.evolve(state, e)
         steps += 1
+
+
+@pytest.mark.parametrize("option", [0.0, 1.0, -0.0, True, False, "0", None])
+def test_a_creatures_option_must_be_an_integer(option: Any) -> None:
+    """``0.0`` once crashed with TypeError and ``true`` was taken as option 1 (Python's
+    ``True == 1``) although ``legal_actions`` never lists it: both are IllegalMove."""
+    state = new_game()
+    knez = put(state, 0, "knez")
+    state["players"][0]["curses"] = 2
+    state["phase"], state["pending"] = "effects", [knez]
+    assert {a["option"] for a in game.legal_actions(state, 0)} == {0, 1}
+    for extra in ({}, {"from": "left"}):
+        with pytest.raises(IllegalMove):
+            game.decide(state, 0, {"type": "resolve", "card": knez, "option": option, **extra},
+                        Rng(b"f", "v"))
