@@ -252,7 +252,7 @@ def _card_laid(s: State, e: Event) -> None:
     _pay(p, e["price"])
     c = card_of(s, uid)
     if c["type"] == "spell":
-        p["limbo"].append(uid)
+        p["discard" if c["colour"] == "neutral" else "limbo"].append(uid)
         return
     new_entry = {"uid": uid, "life": c["life"], "frozen": 0, "magic": 0, "new": True}
     if e["end"] == "left":

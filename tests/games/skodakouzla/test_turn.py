@@ -159,14 +159,40 @@ def test_permanents_join_the_row_at_either_end(end: str) -> None:
     assert state["players"][0]["row"][0 if end == "left" else 1]["life"] == 3
 
 
-def test_a_spell_resolves_at_once_and_waits_above_the_discard_pile() -> None:
+def test_a_coloured_spell_resolves_at_once_and_waits_above_the_discard_pile() -> None:
+    """„Pokud vyložíte karty kouzel ohnivé, ledové, lesní nebo temné magie, položte je těsně nad
+    svůj odhazovací balíček ... Poté co dokončíte fázi kontroly, přesuňte i tyto karty na
+    odhazovací balíček.“"""
+    state = main_phase(new_game(), 0, magic=3, hand=["ohniva_koule"])
+    koule = uid_in_hand(state, 0, "ohniva_koule")
+    state, _ = do(state, 0, {"type": "lay", "card": koule, "from": "left"})
+    assert state["players"][1]["life"] == 4
+    assert state["players"][0]["limbo"] == [koule] and koule not in state["players"][0]["discard"]
+    state, _ = _end_turn(state)
+    assert koule in state["players"][0]["discard"] or koule in state["players"][0]["hand"]
+
+
+def test_a_neutral_spell_goes_straight_onto_the_discard_pile() -> None:
+    """„Vyložené karty typu kouzlo položte rovnou na svůj odhazovací balíček“ — only the coloured
+    ones wait above it for the colour check."""
     state = main_phase(new_game(), 0, magic=2, hand=["mec"])
     mec = uid_in_hand(state, 0, "mec")
     state, _ = do(state, 0, {"type": "lay", "card": mec, "from": "left"})
     assert state["players"][1]["life"] == 5
-    assert state["players"][0]["limbo"] == [mec]
-    state, _ = _end_turn(state)
-    assert mec in state["players"][0]["discard"] or mec in state["players"][0]["hand"]
+    assert state["players"][0]["limbo"] == [] and state["players"][0]["discard"] == [mec]
+
+
+def test_a_neutral_spell_laid_this_turn_can_leave_the_game_at_the_colour_check() -> None:
+    """It is on the discard pile at the check, so it may be the card removed from the game."""
+    state = main_phase(new_game(), 0, magic=10, hand=["mec", "kletbicka", "kostlivec"])
+    for card_id, choice in (("mec", {"from": "left"}), ("kletbicka", {"from": "left"}),
+                            ("kostlivec", {"end": "left"})):
+        state, _ = do(state, 0, {"type": "lay", "card": uid_in_hand(state, 0, card_id), **choice})
+    mec = state["players"][0]["discard"][0]
+    state, _ = do(state, 0, {"type": "end_phase"})
+    assert state["phase"] == "colour"
+    state, _ = do(state, 0, {"type": "remove_card", "card": mec})
+    assert mec in state["players"][0]["removed"]
 
 
 def test_phase_5_discards_the_hand_and_returns_magic_but_not_stored_magic() -> None:
