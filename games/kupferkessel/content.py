@@ -20,6 +20,8 @@ SEAT_COLOURS = ("white", "black")
 START_POSITIONS = (0, 10)
 POSITIONS = 20
 CORNER_SPOTS = frozenset({0, SIZE - 1, SIZE * (SIZE - 1), SIZE * SIZE - 1})
+#: The rows and columns a pawn takes from; the edge rows and columns are reached through them.
+LINES = tuple(f"{kind}{i}" for kind in ("row", "col") for i in range(1, SIZE - 1))
 
 
 @cache
@@ -72,15 +74,9 @@ def line_spots(line: str) -> tuple[int, ...]:
     return tuple(r * SIZE + index for r in range(SIZE))
 
 
-def lines_of(spot: int) -> tuple[str, ...]:
-    """The lines a grid spot belongs to: one for an edge card, two for an inner card."""
-    row, col = divmod(spot, SIZE)
-    out = []
-    if 1 <= row <= 4:
-        out.append(f"row{row}")
-    if 1 <= col <= 4:
-        out.append(f"col{col}")
-    return tuple(out)
+def has_cards(grid: list[str | None], line: str) -> bool:
+    """Whether a row or column still holds a card: beside an emptied one a pawn takes nothing."""
+    return any(grid[s] is not None for s in line_spots(line))
 
 
 @cache

@@ -3,8 +3,11 @@
 A turn is: move the pawn exactly as many steps as the value of the top card of your cauldron
 (``move``); beside a row or column take one of its cards onto your cauldron (``take``), beside a
 corner card the turn ends; use or decline the card's special symbol (``explode``, ``play_again``,
-``decline``); the emptied spot is refilled from the deck. Taking the last card of a row or column
-ends the game, and that player keeps the card or sets it aside (``end``) without a special action.
+``decline``); the emptied spot is refilled from the deck. Taking the last card of the row or column
+taken from ends the game, and that player keeps the card or sets it aside (``end``) without a
+special action. A crossing line emptied by a take stays in play: beside it, as beside a corner
+card, the turn ends without a card; and once no pawn can ever stop beside a card again, the game
+ends with nobody having taken a last card.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.interface import Command, Event, IllegalMove, NotYourTurn, State
-from games.kupferkessel.content import POSITIONS, SEAT_COLOURS, cards, line_at, line_spots, lines_of
+from games.kupferkessel.content import LINES, POSITIONS, SEAT_COLOURS, cards, has_cards, line_at, line_spots
 from games.kupferkessel.state import evolve
 from games.rng import Rng
 
@@ -33,18 +36,21 @@ def top_value(state: State, seat: int) -> int:
     return int(cards()[state["cauldrons"][seat][-1]]["value"])
 
 
-def destination(state: State, seat: int, steps: int) -> tuple[int, bool]:
-    """Where the pawn ends and whether it jumped: no step may end on the other pawn, which is
-    jumped without counting the step."""
-    delta = 1 if state["direction"] == "clockwise" else -1
-    other = state["pawns"][1 - seat]
-    position, jumped = state["pawns"][seat], False
+def walk(position: int, other: int, steps: int, direction: str) -> tuple[int, bool]:
+    """Where a pawn walking ``steps`` from ``position`` ends and whether it jumped: no step may end
+    on the other pawn (at ``other``), which is jumped without counting the step."""
+    delta = 1 if direction == "clockwise" else -1
+    jumped = False
     for _ in range(steps):
         position = (position + delta) % POSITIONS
         if position == other:
             position = (position + delta) % POSITIONS
             jumped = True
     return position, jumped
+
+
+def destination(state: State, seat: int, steps: int) -> tuple[int, bool]:
+    return walk(state["pawns"][seat], state["pawns"][1 - seat], steps, state["direction"])
 
 
 def current_line(state: State) -> str | None:
@@ -62,9 +68,28 @@ def usable_special(state: State, seat: int, card: str) -> str | None:
     return None
 
 
-def empties_a_line(grid: list[str | None], spot: int) -> bool:
-    """Whether removing the card at ``spot`` leaves its row or its column without cards."""
-    return any(all(grid[s] is None or s == spot for s in line_spots(line)) for line in lines_of(spot))
+def empties_its_line(grid: list[str | None], line: str, spot: int) -> bool:
+    """Whether taking the card at ``spot`` leaves ``line``, the line taken from, without cards; only
+    that ends the game, not a crossing line emptied along with it."""
+    return all(grid[s] is None or s == spot for s in line_spots(line))
+
+
+def out_of_reach(state: State) -> bool:
+    """Whether no pawn will ever again stop beside a line with cards. Until someone takes a card the
+    tops of the cauldrons, and so the walk, stay the same; it repeats within 20 × 19 × 2 turns."""
+    if state["deck"] or all(has_cards(state["grid"], line) for line in LINES):
+        return False
+    steps = [top_value(state, seat) for seat in (0, 1)]
+    pawns, turn = list(state["pawns"]), state["turn"]
+    seen: set[tuple[int, int, int]] = set()
+    while (pawns[0], pawns[1], turn) not in seen:
+        seen.add((pawns[0], pawns[1], turn))
+        pawns[turn], _ = walk(pawns[turn], pawns[1 - turn], steps[turn], state["direction"])
+        line = line_at(pawns[turn])
+        if line is not None and has_cards(state["grid"], line):
+            return False
+        turn = 1 - turn
+    return True
 
 
 def legal_actions(state: State, seat: int) -> list[Command]:
@@ -119,11 +144,13 @@ class _Batch:
 
     def finish_turn(self, seat: int, again: bool = False) -> list[Event]:
         """Refill the emptied spot from the deck (it stays a hole once the deck is gone), then pass
-        the turn, or keep it once after a wand and hat."""
+        the turn, or keep it once after a wand and hat; end the game if no card can be reached."""
         spot, deck = self.state["spot"], self.state["deck"]
         if spot is not None and deck:
             self.add({"type": "SpotRefilled", "row": spot // 6, "col": spot % 6, "card": deck[0]})
         self.add({"type": "TurnEnded", "seat": seat, "next": seat if again else 1 - seat, "extra": again})
+        if out_of_reach(self.state):
+            self.add({"type": "GameEnded", "by": None})
         return self.events
 
 
@@ -147,7 +174,7 @@ def _move(state: State, seat: int, command: Command) -> list[Event]:
             "line": line,
         }
     )
-    if line is not None:
+    if line is not None and has_cards(state["grid"], line):
         return batch.events
     return batch.finish_turn(seat)
 
@@ -161,7 +188,7 @@ def _take(state: State, seat: int, command: Command) -> list[Event]:
     if not isinstance(card, str) or not spots:
         raise IllegalMove(f"take a card from {_line_name(line)}, the line beside your pawn")
     spot = spots[0]
-    last = empties_a_line(state["grid"], spot)
+    last = empties_its_line(state["grid"], line, spot)
     special = None if last else usable_special(state, seat, card)
     batch = _Batch(state)
     batch.add(

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.interface import Event, State
+from games.kupferkessel.content import has_cards
 
 Folder = Callable[[dict[str, Any], Event], None]
 
@@ -59,7 +60,7 @@ def _recipes_dealt(s: dict[str, Any], e: Event) -> None:
 def _pawn_moved(s: dict[str, Any], e: Event) -> None:
     s["pawns"] = list(s["pawns"])
     s["pawns"][e["seat"]] = e["to"]
-    s["phase"] = "take" if e["line"] is not None else "done"
+    s["phase"] = "take" if e["line"] is not None and has_cards(s["grid"], e["line"]) else "done"
 
 
 def _card_taken(s: dict[str, Any], e: Event) -> None:

@@ -6,7 +6,7 @@ import pytest
 
 import games.kupferkessel as kk
 from games.interface import IllegalMove
-from games.kupferkessel.content import line_spots
+from games.kupferkessel.content import card_spots, line_spots
 
 from .support import NoRandom, apply, spot, table
 
@@ -72,16 +72,66 @@ def test_the_end_decision_must_be_a_boolean() -> None:
             kk.decide(state, 0, {"type": "end", "keep": keep}, NoRandom())
 
 
-def test_emptying_the_crossing_line_also_ends_the_game() -> None:
-    """Row 2 keeps only its inner card at column 1: taking it from column 1 removes the last card
-    of a line ("poslední kartu nějaké řady"), so the game ends although column 1 is not empty."""
+def row_2_with_only_its_column_1_card() -> dict:
+    """Row 2 keeps only its inner card at column 1, the deck is gone; white moves beside column 1."""
     grid: dict[int, str | None] = {s: None for s in line_spots("row2")}
     grid[spot(2, 1)] = "purple-creeper-4"
     state = table(grid=grid, cauldrons=(["grey-roots-1"], ["brown-toad-1"]), deck=[])
     state, _ = apply(state, 0, {"type": "move", "steps": 1})
+    return state
+
+
+def test_emptying_only_the_crossing_line_does_not_end_the_game() -> None:
+    """GAMES.md: the player who takes the last card of the row or column *they take from* ends the
+    game. Taking row 2's last card from column 1 leaves column 1 with cards, so play goes on."""
+    state = row_2_with_only_its_column_1_card()
     state, events = apply(state, 0, {"type": "take", "card": "purple-creeper-4"})
-    assert events[0]["last"] is True
-    assert any(state["grid"][s] for s in line_spots("col1"))
+    assert events[0]["last"] is False and events[-1] == {
+        "type": "TurnEnded",
+        "seat": 0,
+        "next": 1,
+        "extra": False,
+    }
+    assert not kk.is_over(state) and state["cauldrons"][0][-1] == "purple-creeper-4"
+    assert not any(state["grid"][s] for s in line_spots("row2"))
+
+
+def test_beside_an_emptied_line_the_pawn_takes_nothing_and_the_turn_ends() -> None:
+    state = row_2_with_only_its_column_1_card()
+    state, _ = apply(state, 0, {"type": "take", "card": "purple-creeper-4"})
+    state = {**state, "pawns": [0, 6]}
+    state, events = apply(state, 1, {"type": "move", "steps": 1})
+    assert events == [
+        {"type": "PawnMoved", "seat": 1, "steps": 1, "from": 6, "to": 7, "jumped": False, "line": "row2"},
+        {"type": "TurnEnded", "seat": 1, "next": 0, "extra": False},
+    ]
+    assert state["phase"] == "move" and kk.to_move(state) == [0] and not kk.is_over(state)
+    assert state["cauldrons"][1] == ["brown-toad-1"]
+    with pytest.raises(IllegalMove):
+        kk.decide(state, 0, {"type": "take", "card": "purple-creeper-4"}, NoRandom())
+
+
+def only_row_3_and_4_edge_cards(black_top: str) -> dict:
+    """The square holds two cards, reached only from rows 3 and 4; white (top 4) walks from beside
+    row 1 with black right behind it."""
+    grid: dict[int, str | None] = {s: None for s in card_spots()}
+    grid[spot(3, 0)], grid[spot(4, 0)] = "purple-creeper-4", "purple-creeper-3"
+    return table(grid=grid, cauldrons=(["grey-roots-4"], [black_top]), pawns=(19, 18), deck=[])
+
+
+def test_the_game_ends_when_no_pawn_can_ever_reach_a_card_again() -> None:
+    """With both tops 4 the walk repeats without ever stopping beside row 3 or 4: nobody can take
+    again, so the game ends and nobody took a last card."""
+    state, events = apply(only_row_3_and_4_edge_cards("blue-moss-4"), 0, {"type": "move", "steps": 4})
+    assert [e["type"] for e in events] == ["PawnMoved", "TurnEnded", "GameEnded"]
+    assert events[-1] == {"type": "GameEnded", "by": None}
+    assert kk.is_over(state) and state["ended_by"] is None
+    assert state["grid"][spot(3, 0)] == "purple-creeper-4"
+
+
+def test_a_card_still_within_some_walk_keeps_the_game_going() -> None:
+    state, events = apply(only_row_3_and_4_edge_cards("blue-moss-1"), 0, {"type": "move", "steps": 4})
+    assert events[-1]["type"] == "TurnEnded" and not kk.is_over(state)
 
 
 def test_a_line_with_cards_left_does_not_end_the_game() -> None:
