@@ -31,6 +31,8 @@ Command = dict[str, Any]
 ENDS = ("left", "right")
 #: Cards the first player draws for the first turn; the second prepares a full hand.
 FIRST_HAND = 3
+#: Shop cards laid after a swap, whether one or two were removed.
+SWAP_NEW = 2
 
 
 # --- setup -------------------------------------------------------------------------------------
@@ -359,7 +361,8 @@ def _buy(ctx: Ctx, seat: int, command: Command) -> None:
 
 
 def _swap_shop(ctx: Ctx, seat: int, command: Command) -> None:
-    """For 1 magic, 1–2 shop cards leave the game and new ones take their place."""
+    """For 1 magic, 1–2 shop cards leave the game and two new ones are laid in their place
+    („místo nich vyložte dvě nové“), so swapping one card leaves one more on offer."""
     s = ctx.state
     _require_phase(s, "main", "shop cards are swapped")
     _keys(command, "cards")
@@ -375,7 +378,7 @@ def _swap_shop(ctx: Ctx, seat: int, command: Command) -> None:
     if s["players"][seat]["magic"] < 1:
         raise IllegalMove("swapping shop cards costs 1 magic")
     ctx.emit("ShopSwapped", seat=seat, removed=list(uids))
-    ctx.refill_shop(len(uids))
+    ctx.refill_shop(SWAP_NEW)
 
 
 def _store_magic(ctx: Ctx, seat: int, command: Command) -> None:

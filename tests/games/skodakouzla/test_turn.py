@@ -144,8 +144,21 @@ def test_an_empty_shop_deck_is_rebuilt_from_removed_cards() -> None:
     state = main_phase(new_game(), 0, magic=1)
     shop = state["shop"]
     shop["removed"], shop["deck"] = shop["deck"], []
-    state, events = do(state, 0, {"type": "swap_shop", "cards": shop["offer"][:1]})
+    state, events = do(state, 0, {"type": "swap_shop", "cards": shop["offer"][:2]})
     assert "ShopShuffled" in types(events) and len(state["shop"]["offer"]) == 6
+
+
+def test_swapping_one_shop_card_lays_two_new_ones() -> None:
+    """„za 1 magii ... odstranit 1–2 libovolné karty z nabídky obchodu. Ihned po odstranění místo
+    nich vyložte dvě nové z balíčku obchodu.“ — two new cards even when one was removed; the
+    offer is only topped up to 6 at the end of the turn, never cut back."""
+    state = main_phase(new_game(), 0, magic=1)
+    offer, top = list(state["shop"]["offer"]), state["shop"]["deck"][:2]
+    state, events = do(state, 0, {"type": "swap_shop", "cards": offer[:1]})
+    assert state["shop"]["offer"] == offer[1:] + top
+    assert state["shop"]["removed"] == offer[:1]
+    state, _ = _end_turn(state)
+    assert len(state["shop"]["offer"]) == 7
 
 
 @pytest.mark.parametrize("end", ["left", "right"])
