@@ -55,8 +55,9 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
 
 
 def redact(s: State, event: Event, seat: int | None) -> Event:
-    """Only the opening event and Ostara's shuffles carry hidden orders; the rest is public
-    (every card and ingredient that moves was face up on the board)."""
+    """Deck orders (the opening event, and the set-aside cards that become a deck when one runs
+    out), the bag's arrangement and Ostara's coming tokens are nobody's; a witch taken into a
+    hand, or rested back into it, is its owner's (the view shows the others a count)."""
     if event["type"] == "GameStarted":
         out = dict(event)
         for name in ("witch_deck", "potion_deck", "witch_aside", "potion_aside", "bag_plan"):
@@ -70,4 +71,12 @@ def redact(s: State, event: Event, seat: int | None) -> Event:
         return out
     if event["type"] == "OstaraTokensShuffled":
         return {"type": event["type"], "stage": event["stage"], "order": len(event["order"])}
+    if event["type"] == "DeckRanOut":
+        return dict(event, aside=len(event["aside"]))
+    if event.get("seat") == seat or event.get("seat") == s["ostara"]:
+        return event
+    if event["type"] == "ItemTaken" and event["item"] == "witch":
+        return dict(event, card=None)
+    if event["type"] == "Rested":
+        return dict(event, witches=len(event["witches"]))
     return event

@@ -8,7 +8,7 @@ from games import carodeni as game
 from games.interface import InvalidOptions
 from games.rng import Rng
 
-from .support import new_game, play
+from .support import edit, new_game, play, set_board
 
 
 def test_a_hand_is_seen_only_by_its_seat() -> None:
@@ -73,3 +73,44 @@ def test_default_bot_brews_when_it_can() -> None:
     s = _brew_phase("W03", ["P01"], herbs=1, berries=1)
     choice = game.BOTS["default"](game.view(s, 0), game.legal_actions(s, 0), Rng(b"b", "x"))
     assert choice["type"] == "brew"
+
+
+def test_the_set_aside_cards_that_become_a_deck_are_redacted() -> None:
+    """When a deck runs out, the cards set aside become its deck: their order is hidden."""
+    s = edit(new_game(3))
+    s["witch_deck"] = s["witch_deck"][:1]
+    s, _ = play(s, 0, {"type": "play", "witch": "N1a"})
+    s, ev = play(s, 0, {"type": "take", "item": "witch", "location": "mountains"})
+    ran_out = next(e for e in ev if e["type"] == "DeckRanOut")
+    assert len(ran_out["aside"]) == 5
+    for viewer in (None, 0, 1, 2):
+        assert game.redact(s, ran_out, viewer) == dict(ran_out, aside=5)
+
+
+def test_events_never_name_a_witch_in_another_seats_hand() -> None:
+    s = edit(new_game(2))
+    set_board(s, "mountains", witch="W14")
+    s, _ = play(s, 0, {"type": "play", "witch": "N1a"})
+    s, ev = play(s, 0, {"type": "take", "item": "witch", "location": "mountains"})
+    taken = ev[0]
+    assert taken["card"] == "W14" and game.redact(s, taken, 0) == taken
+    for viewer in (None, 1):
+        assert game.redact(s, taken, viewer) == dict(taken, card=None)
+    while game.to_move(s) == [0]:
+        s, _ = play(s, 0, game.legal_actions(s, 0)[-1])
+    s, _ = play(s, 1, {"type": "play", "witch": "N2a"})
+    while game.to_move(s) == [1]:
+        s, _ = play(s, 1, game.legal_actions(s, 1)[-1])
+    s, ev = play(s, 0, {"type": "rest"})
+    rested = ev[0]
+    assert rested["witches"] == ["N1a"] and game.redact(s, rested, 0) == rested
+    assert game.redact(s, rested, 1) == dict(rested, witches=1)
+
+
+def test_ostaras_witches_are_public() -> None:
+    s = edit(new_game(2, solo=True))
+    set_board(s, "mountains", witch="W14")
+    s, ev = play(s, 1, {"type": "ostara_turn"})
+    for e in ev:
+        if e["type"] == "ItemTaken":
+            assert game.redact(s, e, 0) == e
