@@ -2,9 +2,10 @@
 
 A payment is a list aligned with :func:`content.requirements`: for an ingredient requirement the
 ingredient itself or ``"pair:<kind>"``; for a tool requirement a tool id (any tool for the
-"any tool" symbol) or ``"pair:<kind>"``. :func:`canonical` lists the payments ``legal_actions``
-offers (every requirement paid as printed where the seat can, pairs only for what it lacks);
-:func:`check` accepts any valid payment, so a player may also pay with pairs by choice.
+"any tool" symbol) or ``"pair:<kind>"``. Both rulebooks allow a pair only for what the player
+cannot get ("if you cannot obtain a specific ingredient or tool"), so :func:`canonical` lists
+exactly the payments a brew accepts: every requirement paid as printed where the seat can, pairs
+only for what it lacks, in ingredient order; :func:`check` explains why a payment is invalid.
 """
 
 from __future__ import annotations

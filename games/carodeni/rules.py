@@ -243,6 +243,11 @@ def _brew(flow: Flow, seat: int, command: Command) -> None:
     why = payment.check(player, potion, command["payment"])
     if why is not None:
         raise IllegalMove(why)
+    offered = payment.canonical(player, potion)
+    if command["payment"] not in offered:
+        raise IllegalMove(
+            "pay each requirement as printed when you hold it; a pair replaces only what you lack "
+            f"(pairs in ingredient order): {offered[:3]}")
     pay = list(command["payment"])
     flow.emit({"type": "PotionBrewed", "seat": seat, "potion": potion, "witch": witch,
                "payment": pay, "spent": payment.spent(pay),

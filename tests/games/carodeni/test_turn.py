@@ -140,8 +140,7 @@ def test_payment_with_pairs_for_an_ingredient_and_for_a_tool() -> None:
     pairs = ["herbs", "pair:mushrooms", "pair:feathers"]
     assert {"type": "brew", "potion": "P08", "payment": pairs} in actions
     assert all(a["payment"][0] == "herbs" for a in actions)
-    s2, ev = play(s, 0, {"type": "brew", "potion": "P08",
-                         "payment": ["herbs", "pair:feathers", "pair:mushrooms"]})
+    s2, ev = play(s, 0, {"type": "brew", "potion": "P08", "payment": pairs})
     assert ev[0]["spent"] == {"herbs": 1, "feathers": 2, "mushrooms": 2}
     assert s2["players"][0]["clan_tools"] == []
     assert sum(s2["players"][0]["ingredients"].values()) == 0
@@ -154,11 +153,18 @@ def test_payment_with_pairs_for_an_ingredient_and_for_a_tool() -> None:
         play(s, 0, {"type": "brew", "potion": "P08", "payment": ["herbs", "pair:mushrooms"]})
 
 
-def test_a_player_may_pay_with_a_pair_by_choice() -> None:
+def test_a_pair_replaces_only_what_the_player_lacks() -> None:
+    """Both rulebooks: a pair stands in when you "cannot obtain" the ingredient or tool; and
+    ``decide`` accepts exactly the payments ``legal_actions`` lists."""
     s = _brew_phase("W03", ["P01"], herbs=1, berries=1, roots=2)
-    s, ev = play(s, 0, {"type": "brew", "potion": "P01", "payment": ["pair:roots", "berries"]})
-    assert s["players"][0]["ingredients"] == {
-        "herbs": 1, "berries": 0, "mushrooms": 0, "roots": 0, "feathers": 0}
+    brews = [a for a in game.legal_actions(s, 0) if a["type"] == "brew"]
+    assert brews == [{"type": "brew", "potion": "P01", "payment": ["herbs", "berries"]}]
+    with pytest.raises(IllegalMove, match="only what you lack"):
+        play(s, 0, {"type": "brew", "potion": "P01", "payment": ["pair:roots", "berries"]})
+    s = _brew_phase("W02", ["P08"], herbs=1, mushrooms=2, feathers=2)
+    with pytest.raises(IllegalMove, match="ingredient order"):
+        play(s, 0, {"type": "brew", "potion": "P08",
+                    "payment": ["herbs", "pair:feathers", "pair:mushrooms"]})
 
 
 def test_a_tool_in_the_clan_serves_every_later_potion() -> None:
