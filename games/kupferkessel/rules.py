@@ -167,6 +167,7 @@ def _move(state: State, seat: int, command: Command) -> list[Event]:
         {
             "type": "PawnMoved",
             "seat": seat,
+            "card": state["cauldrons"][seat][-1],
             "steps": steps,
             "from": state["pawns"][seat],
             "to": to,
@@ -235,7 +236,8 @@ def _decline(state: State, seat: int, command: Command) -> list[Event]:
     _phase(state, "special")
     _fields(command)
     batch = _Batch(state)
-    batch.add({"type": "SpecialDeclined", "seat": seat, "special": cards()[state["pending"]]["symbol"]})
+    card = state["pending"]
+    batch.add({"type": "SpecialDeclined", "seat": seat, "card": card, "special": cards()[card]["symbol"]})
     return batch.finish_turn(seat)
 
 

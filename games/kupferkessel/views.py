@@ -3,8 +3,10 @@
 The table shows the face-up cards of the square, the top card of each cauldron and the card a
 player holds to decide at the end; everything else is face down. Memory is part of the game: no one,
 the owner included, sees a cauldron below its top card, and the log hides any card the table no
-longer shows. Recipes are secret to their owner and the deck order to everyone. Once the game is
-over everything is shown.
+longer shows together with what gave it away: the steps a covered top card made its pawn walk (its
+value) and where that walk went, and where a covered card was taken and which symbol it had.
+Recipes are secret to their owner and the deck order to everyone. Once the game is over everything
+is shown.
 """
 
 from __future__ import annotations
@@ -16,6 +18,13 @@ from games.kupferkessel.content import SEAT_COLOURS, line_at
 from games.kupferkessel.rules import is_over
 
 HIDDEN_ARRANGEMENT = "hidden until the game is over"
+#: The fields that tell about an event's card, hidden with it once the table no longer shows it.
+TELLING_FIELDS = {
+    "PawnMoved": ("steps", "from", "to", "jumped", "line"),
+    "CardTaken": ("line", "row", "col", "special"),
+    "SpecialDeclined": ("special",),
+    "SpotRefilled": ("row", "col"),
+}
 
 
 def visible_cards(state: State) -> set[str]:
@@ -99,8 +108,9 @@ def redact(state: State, event: Event, seat: int | None) -> Event:
     out = dict(event)
     if kind == "GridLaid":
         out["grid"] = [[_hide(c, shown) for c in row] for row in event["grid"]]
-    if "card" in out:
-        out["card"] = _hide(out["card"], shown)
+    if "card" in out and out["card"] not in shown:
+        out["card"] = None
+        out.update(dict.fromkeys(TELLING_FIELDS.get(kind, ()), None))
     if "refused" in out:
         out["refused"] = [_hide(c, shown) for c in out["refused"]]
     return out

@@ -102,7 +102,16 @@ def test_beside_an_emptied_line_the_pawn_takes_nothing_and_the_turn_ends() -> No
     state = {**state, "pawns": [0, 6]}
     state, events = apply(state, 1, {"type": "move", "steps": 1})
     assert events == [
-        {"type": "PawnMoved", "seat": 1, "steps": 1, "from": 6, "to": 7, "jumped": False, "line": "row2"},
+        {
+            "type": "PawnMoved",
+            "seat": 1,
+            "card": "brown-toad-1",
+            "steps": 1,
+            "from": 6,
+            "to": 7,
+            "jumped": False,
+            "line": "row2",
+        },  # fmt: skip
         {"type": "TurnEnded", "seat": 1, "next": 0, "extra": False},
     ]
     assert state["phase"] == "move" and kk.to_move(state) == [0] and not kk.is_over(state)

@@ -52,7 +52,16 @@ def test_clockwise_move_lands_beside_a_column_and_asks_for_a_take() -> None:
         table(cauldrons=(["grey-roots-3"], ["brown-toad-1"])), 0, {"type": "move", "steps": 3}
     )
     assert events == [
-        {"type": "PawnMoved", "seat": 0, "steps": 3, "from": 0, "to": 3, "jumped": False, "line": "col3"}
+        {
+            "type": "PawnMoved",
+            "seat": 0,
+            "card": "grey-roots-3",
+            "steps": 3,
+            "from": 0,
+            "to": 3,
+            "jumped": False,
+            "line": "col3",
+        }  # fmt: skip
     ]
     assert state["pawns"] == [3, 10]
     assert {a["type"] for a in kk.legal_actions(state, 0)} == {"take"}

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 import games.kupferkessel as kk
+from games.kupferkessel.views import TELLING_FIELDS
 from games.simulate import Match, play
 
-from .support import ALL_CARDS, NoRandom, all_cards_of, hidden_from_table, leaked
+from .support import ALL_CARDS, NoRandom, all_cards_of, card, hidden_from_table, leaked
 
 GAMES = 1000
 #: Games replayed event by event with every invariant checked after each event.
@@ -47,7 +48,19 @@ def _check_secrets(state: Any, events: list[dict[str, Any]], with_log: bool) -> 
         secret = hidden | ({r for s in (0, 1) if s != seat for r in recipes[s]})
         assert not leaked(kk.view(state, seat), secret)
         if with_log:
-            assert not leaked([kk.redact(state, e, seat) for e in events], secret)
+            log = [kk.redact(state, e, seat) for e in events]
+            assert not leaked(log, secret)
+            _check_no_telling_fields(log)
+
+
+def _check_no_telling_fields(log: list[dict[str, Any]]) -> None:
+    """A step count is shown only beside the face-up card it is the value of; nothing else tells
+    about a hidden card (where it lay, where its walk went, its symbol)."""
+    for event in log:
+        if event["type"] == "PawnMoved" and event["steps"] is not None:
+            assert event["card"] is not None and event["steps"] == card(event["card"])["value"]
+        if "card" in event and event["card"] is None:
+            assert all(event[f] is None for f in TELLING_FIELDS.get(event["type"], ())), event
 
 
 def _check_actions(state: Any) -> None:

@@ -102,7 +102,7 @@ def test_a_special_action_may_be_declined() -> None:
     state = at_column_1(grid={spot(2, 1): EXPLODE})
     state, _ = apply(state, 0, {"type": "take", "card": EXPLODE})
     state, events = apply(state, 0, {"type": "decline"})
-    assert events[0] == {"type": "SpecialDeclined", "seat": 0, "special": "explode"}
+    assert events[0] == {"type": "SpecialDeclined", "seat": 0, "card": EXPLODE, "special": "explode"}
     assert state["cauldrons"][1] == ["brown-toad-1", "brown-toad-3"]
     assert kk.to_move(state) == [1]
 
