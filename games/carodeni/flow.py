@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.carodeni import content, goals
-from games.carodeni.state import Event, State, apply, clone, current_seat
+from games.carodeni.state import Event, State, apply, clone, copy_player, current_seat
 from games.rng import Rng
 
 #: The solo game lasts exactly 15 rounds, in three stages of five.
@@ -36,15 +36,22 @@ def draw_from(bag: dict[str, int], plan: list[str], rng: Rng) -> str | None:
 
 
 class Flow:
-    """A private copy of the state and the events that led to it."""
+    """A private copy of the state and the events that led to it. A seat's area is copied only
+    when an event first changes it (most commands touch one seat; copying five is the cost)."""
 
     def __init__(self, state: State, rng: Rng) -> None:
-        self.s = clone(state)
+        seat = current_seat(state)
+        self.s = clone(state, seat, every_seat=False)
+        self._copied = {seat}
         self.rng = rng
         self.events: list[Event] = []
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
+        seat = event.get("seat")
+        if seat is not None and seat not in self._copied:
+            self.s["players"][seat] = copy_player(self.s["players"][seat])
+            self._copied.add(seat)
         apply(self.s, event)
 
     def draw_kind(self) -> str | None:

@@ -102,6 +102,8 @@ def canonical(player: dict[str, Any], potion: str) -> list[list[str]]:
         if not tool_options:
             tool_options = [None]
             deficit += 1
+    if sum(n // 2 for n in surplus.values()) < deficit:
+        return []
     out = []
     for pairs in combinations_with_replacement(content.kinds(), deficit):
         counts: Counter[str] = Counter(pairs)

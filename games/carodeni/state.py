@@ -28,7 +28,7 @@ def new_player(hand: list[str], potions: list[str]) -> dict[str, Any]:
     return player
 
 
-def _copy_player(p: dict[str, Any]) -> dict[str, Any]:
+def copy_player(p: dict[str, Any]) -> dict[str, Any]:
     q: dict[str, Any] = {name: list(p[name]) for name in _PLAYER_LISTS}
     q["ingredients"] = dict(p["ingredients"])
     return q
@@ -43,7 +43,7 @@ def clone(s: State, only_seat: int | None = None, every_seat: bool = True) -> St
         for b in s["board"]
     ]
     c["players"] = [
-        _copy_player(p) if every_seat or i == only_seat else p for i, p in enumerate(s["players"])
+        copy_player(p) if every_seat or i == only_seat else p for i, p in enumerate(s["players"])
     ]
     c["turn"] = dict(s["turn"], ap=list(s["turn"]["ap"]))
     c["goals"] = [dict(g) for g in s["goals"]]

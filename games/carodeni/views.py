@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from games.carodeni import content
-from games.carodeni.goals import side
 from games.carodeni.state import Event, State, current_seat
 
 _PUBLIC_LISTS = ("played", "potions", "tools", "animals", "clan_witches", "clan_potions",
@@ -38,8 +37,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "potion_deck": len(s["potion_deck"]),
         "set_aside": {"witches": len(s["witch_aside"]), "potions": len(s["potion_aside"])},
         "bag": sum(s["bag"].values()),
-        "goals": [dict(g, **{k: v for k, v in side(g).items() if k in ("kind", "points")})
-                  for g in s["goals"]],
+        "goals": [_goal(g) for g in s["goals"]],
         "players": players,
         "turn": dict(s["turn"], ap=list(s["turn"]["ap"]), seat=None if s["over"] else current_seat(s)),
         "round": s["round"],
@@ -52,6 +50,12 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         out["ostara_tokens"] = {"stage": o["stage"], "token": o["token"],
                                 "left_in_stage": len(o["order"])}
     return out
+
+
+def _goal(g: dict[str, Any]) -> dict[str, Any]:
+    face = content.goals()[g["token"]][g["side"]]
+    return {"token": g["token"], "side": g["side"], "claimed_by": g["claimed_by"],
+            "kind": face["kind"], "points": face["points"]}
 
 
 def redact(s: State, event: Event, seat: int | None) -> Event:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import copy
+import json
+
 import pytest
 
 from games import carodeni as game
 from games.carodeni import content
 from games.interface import IllegalMove
+from games.rng import Rng
 
 from .support import edit, give, new_game, only_player_lists, play, set_board, stack_bag, types
 
@@ -150,7 +154,6 @@ def test_stages_reshuffle_her_tokens_and_the_game_lasts_fifteen_rounds() -> None
     s = new_game(2, solo=True, difficulty="novice")
     shuffles, tokens = [], []
     rounds = 0
-    from games.rng import Rng
     while not s["over"]:
         seat = game.to_move(s)[0]
         actions = game.legal_actions(s, seat)
@@ -228,3 +231,18 @@ def test_no_goal_or_deck_ends_the_solo_game_early() -> None:
     only_player_lists(s, 1, played=[], potions=["P01"])
     s, ev = play(s, 1, {"type": "ostara_turn"})
     assert "DeckRanOut" in types(ev) and "EndTriggered" not in types(ev)
+
+
+def test_deciding_leaves_every_seat_of_the_input_alone() -> None:
+    """The player's last command gives Ostara the unclaimed goals (another seat's area): the
+    state handed to ``decide`` must not change."""
+    s = _solo("grandmaster")
+    s["round"] = 14
+    s["turn"]["index"] = 1
+    s["players"][0]["hand"] = ["N1a", "N1b"]
+    s, _ = play(s, 0, {"type": "play", "witch": "N1a"})
+    s, _ = play(s, 0, {"type": "take", "item": "tool", "location": "mountains"})
+    before = copy.deepcopy(s)
+    events = game.decide(s, 0, {"type": "take", "item": "tool", "location": "forest"}, Rng(b"x", "v"))
+    assert any(e["type"] == "GoalClaimed" and e["seat"] == 1 for e in events)
+    assert json.dumps(s, sort_keys=True) == json.dumps(before, sort_keys=True)
