@@ -101,6 +101,19 @@ def _replay_stepwise(match: Match) -> None:
     assert state == match.state
 
 
+def _check_settled(match: Match) -> None:
+    """Every state a client sees (after setup and after each command): the cards, the views, and
+    the redacted log at one point halfway through."""
+    state = None
+    settled = set(match.settled)
+    halfway = match.settled[len(match.settled) // 2]
+    for n, event in enumerate(match.events, 1):
+        state = kk.evolve(state, event)
+        if n in settled:
+            _check_table(state)
+            _check_secrets(state, match.events[:n], with_log=n == halfway)
+
+
 @pytest.mark.slow
 def test_a_thousand_seeded_games_keep_every_invariant() -> None:
     lengths = []
@@ -109,6 +122,8 @@ def test_a_thousand_seeded_games_keep_every_invariant() -> None:
         _check_final(match)
         if i % (GAMES // STEPWISE) == 0:
             _replay_stepwise(match)
+        else:
+            _check_settled(match)
         lengths.append(match.commands)
     assert min(lengths) > 10
 
