@@ -100,3 +100,9 @@ def test_ending_beside_a_corner_card_ends_the_turn_without_a_card() -> None:
     assert events[1] == {"type": "TurnEnded", "seat": 0, "next": 1, "extra": False}
     assert state["grid"] == grid_before and state["cauldrons"][0] == ["grey-roots-4"]
     assert kk.to_move(state) == [1]
+
+
+def test_counterclockwise_walk_jumps_the_other_pawn_too() -> None:
+    state = table(cauldrons=(["grey-roots-2"], ["brown-toad-1"]), pawns=(0, 19), direction="counterclockwise")
+    _, events = apply(state, 0, {"type": "move", "steps": 2})
+    assert events[0]["to"] == 17 and events[0]["jumped"] is True and events[0]["line"] == "row3"

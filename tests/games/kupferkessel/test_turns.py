@@ -154,3 +154,21 @@ def test_declining_the_hat_passes_the_turn() -> None:
     state, _ = apply(state, 0, {"type": "take", "card": HAT})
     state, events = apply(state, 0, {"type": "decline"})
     assert events[-1] == {"type": "TurnEnded", "seat": 0, "next": 1, "extra": False}
+
+
+def test_an_extra_turn_ending_beside_a_corner_passes_the_turn_and_the_hat_works_again() -> None:
+    second_hat = "brown-mushrooms-2"
+    state = table(
+        grid={spot(2, 3): HAT, spot(2, 4): second_hat},
+        cauldrons=(["grey-roots-1"], ["brown-toad-1"]),
+        pawns=(2, 10),
+    )
+    state, _ = apply(state, 0, {"type": "move", "steps": 1})
+    state, _ = apply(state, 0, {"type": "take", "card": HAT})
+    state, _ = apply(state, 0, {"type": "play_again"})
+    state, events = apply(state, 0, {"type": "move", "steps": 2})
+    assert events[0]["to"] == 5 and events[0]["line"] is None
+    assert events[-1] == {"type": "TurnEnded", "seat": 0, "next": 1, "extra": False}
+    state, _ = apply(state, 1, {"type": "move", "steps": 1})
+    state, events = apply(state, 1, {"type": "take", "card": second_hat})
+    assert events[0]["special"] == "hat"
