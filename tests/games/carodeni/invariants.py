@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections import Counter
@@ -9,6 +10,8 @@ from typing import Any
 
 from games import carodeni as game
 from games.carodeni import content
+from games.interface import GameError
+from games.rng import Rng
 
 _CARD = re.compile(r'"([WP]\d\d)"')
 
@@ -79,3 +82,42 @@ def score_adds_up(s: dict[str, Any]) -> dict[str, Any]:
     best = max(e["total"] for e in result["seats"])
     assert result["winners"] == [e["seat"] for e in result["seats"] if e["total"] == best]
     return result
+
+
+def _candidates(s: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """A superset of the commands a seat might send now: every shape, every card it could name."""
+    p = s["players"][seat]
+    out: list[dict[str, Any]] = [{"type": "rest"}, {"type": "end_turn"}, {"type": "ostara_turn"}]
+    named = p["hand"] + p["played"] + p["clan_witches"] + [b["witch"] for b in s["board"] if b["witch"]]
+    out += [{"type": "play", "witch": w} for w in named]
+    out += [{"type": "refresh", "target": t} for t in ("witches", "potions")]
+    for loc in content.LOCATIONS:
+        out.append({"type": "refresh", "target": "ingredients", "location": loc})
+        out += [{"type": "take", "item": "ingredient", "location": loc, "slot": i} for i in range(3)]
+        out += [{"type": "take", "item": item, "location": loc}
+                for item in ("potion", "tool", "witch", "animal")]
+    out += [{"type": "tame", "animal": c} for c in p["animals"] + p["clan_animals"]]
+    pairs = ["pair:" + k for k in content.kinds()]
+    for potion in p["potions"]:
+        reqs = content.requirements(potion)
+        if len(reqs) > 3:
+            continue
+        options = [[r, *pairs] + (list(content.tools()) if r not in content.kinds() else [])
+                   for r in reqs]
+        out += [{"type": "brew", "potion": potion, "payment": list(pay)}
+                for pay in itertools.product(*options)]
+    return out
+
+
+def accepted_iff_listed(s: dict[str, Any], seat: int, listed: list[dict[str, Any]], rng: Rng) -> None:
+    """``decide`` accepts exactly what ``legal_actions`` lists (probed with every candidate)."""
+    for command in listed:
+        game.decide(s, seat, command, rng)
+    for command in _candidates(s, seat):
+        if command in listed:
+            continue
+        try:
+            game.decide(s, seat, command, rng)
+        except GameError:
+            continue
+        raise AssertionError(f"decide accepted an unlisted command {command}")

@@ -12,7 +12,7 @@ from games.interface import GameError
 from games.rng import Rng
 from games.simulate import fold, play
 
-from .invariants import conserved, score_adds_up, views_hide
+from .invariants import accepted_iff_listed, conserved, score_adds_up, views_hide
 
 SOLO = {"novice", "experienced", "grandmaster"}
 
@@ -47,8 +47,7 @@ def _play_checked(bots: list[str], seed: bytes, options: dict[str, Any]) -> list
         actions = game.legal_actions(state, seat)
         assert actions
         if step % 7 == 0:
-            for a in actions:
-                game.decide(state, seat, a, Rng(seed, "probe"))
+            accepted_iff_listed(state, seat, actions, Rng(seed, "probe"))
         for other in range(state["seats"]):
             if other != seat:
                 assert game.legal_actions(state, other) == []
