@@ -15,7 +15,8 @@ def _fireball_table() -> dict:
 
 
 def test_basic_attack_of_3_through_kostlivec_into_knihovnicka() -> None:
-    """Kostlivec (2) is destroyed, Knihovnička keeps 1 life, the wizard is untouched."""
+    """„Základním útokem síly 3 je zcela zničen Kostlivec, který měl 2 životy. ... 1 život ztratí
+    rovněž Knihovnička. ... Čaroděj útokem zasažen nebyl.“"""
     state = _fireball_table()
     fireball = uid_in_hand(state, 0, "ohniva_koule")
     state, events = do(state, 0, {"type": "lay", "card": fireball, "from": "left"})
@@ -26,7 +27,8 @@ def test_basic_attack_of_3_through_kostlivec_into_knihovnicka() -> None:
 
 
 def test_basic_attack_of_3_from_the_other_end() -> None:
-    """From Knihovnička's side: Knihovnička is destroyed and Kostlivec keeps 1 life."""
+    """„Hráč v příkladu mohl zvolit i jiný směr útoku a zaútočit od karty Knihovnička. V takovém
+    případě by po útoku před čarodějem zůstal Kostlivec s jedním zbývajícím životem.“"""
     state = _fireball_table()
     fireball = uid_in_hand(state, 0, "ohniva_koule")
     state, _ = do(state, 0, {"type": "lay", "card": fireball, "from": "right"})
@@ -35,6 +37,7 @@ def test_basic_attack_of_3_from_the_other_end() -> None:
 
 
 def test_basic_attack_reaches_the_wizard_only_past_every_card() -> None:
+    """„To by se stalo až ve chvíli, když by síla útoku převyšovala životy všech vyložených karet.“"""
     state = main_phase(new_game(), 0, magic=3, hand=["ohniva_koule"])
     put(state, 1, "kostlivec", life=1)
     fireball = uid_in_hand(state, 0, "ohniva_koule")
@@ -44,6 +47,7 @@ def test_basic_attack_reaches_the_wizard_only_past_every_card() -> None:
 
 
 def test_kouzelny_sip_may_target_the_wizard_past_the_row() -> None:
+    """„Může např. zaútočit přímo na čaroděje, i když jsou zde další vyložené karty.“"""
     state = main_phase(new_game(), 0, magic=3, hand=["kouzelny_sip"])
     put(state, 1, "kostlivec")
     arrow = uid_in_hand(state, 0, "kouzelny_sip")
@@ -53,7 +57,8 @@ def test_kouzelny_sip_may_target_the_wizard_past_the_row() -> None:
 
 
 def test_kouzelny_sip_on_a_card_with_1_life_stops_there() -> None:
-    """The arrow has strength 2, but the attack ends with its chosen target."""
+    """„Kdyby Kouzelný šíp vybral za cíl kartu, které zbývá jen 1 život, bude zničena pouze tato
+    karta a útok tím končí, přestože má šíp sílu 2.“"""
     state = main_phase(new_game(), 0, magic=3, hand=["kouzelny_sip"])
     weak = put(state, 1, "kostlivec", life=1)
     put(state, 1, "knihovnicka")
@@ -71,6 +76,8 @@ def _dragon_turn(state: dict, drak: str) -> dict:
 
 
 def test_drak_hits_carovne_trni_and_the_wizard_for_2_each() -> None:
+    """„zraní Drak útokem kartu Čarovné trní i čaroděje, a oba cíle ztratí 2 životy. Čaroděj se
+    stal druhým cílem proto, že ve hře nebyly další vyložené karty.“"""
     state = new_game()
     drak = put(state, 0, "drak")
     put(state, 1, "carovne_trni")
@@ -82,6 +89,8 @@ def test_drak_hits_carovne_trni_and_the_wizard_for_2_each() -> None:
 
 
 def test_drak_dying_to_ohnive_brneni_still_hits_both_targets() -> None:
+    """„Kdyby Drak v průběhu útoku zemřel (např. kvůli kartě Ohnivé brnění), útok přesto proběhne
+    v plném rozsahu, tzn. oba po sobě následující cíle ztratí 2 životy.“"""
     state = new_game()
     drak = put(state, 0, "drak", life=2)
     put(state, 1, "ohnive_brneni")
@@ -95,6 +104,7 @@ def test_drak_dying_to_ohnive_brneni_still_hits_both_targets() -> None:
 
 
 def test_drak_against_a_lone_wizard_deals_2_only() -> None:
+    """„Když by před útokem Draka stál pouze samotný čaroděj, bude zraněn pouze za 2 životy.“"""
     state = new_game()
     drak = put(state, 0, "drak")
     state = _dragon_turn(state, drak)
@@ -103,6 +113,7 @@ def test_drak_against_a_lone_wizard_deals_2_only() -> None:
 
 
 def test_drak_does_not_carry_past_a_target_with_1_life() -> None:
+    """„Pokud by byl při útoku Draka počet životů jednoho z cílů pouze 1, útok tím přesto končí.“"""
     state = new_game()
     drak = put(state, 0, "drak")
     put(state, 1, "kostlivec", life=1)
@@ -114,6 +125,9 @@ def test_drak_does_not_carry_past_a_target_with_1_life() -> None:
 
 
 def test_ledova_boure_hits_everything_and_freezes_knez_and_the_wizard() -> None:
+    """„Ledová bouře v příkladu zasáhne Kněze, Štít i čaroděje a všichni zasažení ztratí 1 život.
+    Ledová bouře navíc zmrazí Kněze a čaroděje. ... Kněz kvůli zmrazení nesmí následující kolo
+    útočit ani odstranit kletbu a čaroděj nesmí vyložit kouzla se symbolem meče.“"""
     state = main_phase(new_game(), 0, magic=5, hand=["ledova_boure"])
     knez = put(state, 1, "knez")
     stit = put(state, 1, "stit")
@@ -142,6 +156,8 @@ def test_ledova_boure_hits_everything_and_freezes_knez_and_the_wizard() -> None:
 
 
 def test_fire_wizard_lays_ohniva_koule_for_2_but_turns_it_into_3_magic() -> None:
+    """„ohnivého čaroděje stojí vyložení karty Ohnivá koule jen 2 magie ... Když ohnivý čaroděj
+    promění Ohnivou kouli v magii, získá za ní 3 žetony magie.“"""
     state = main_phase(new_game({"masters": ["fire", "ice"]}), 0, magic=2, hand=["ohniva_koule"])
     fireball = uid_in_hand(state, 0, "ohniva_koule")
     assert game.rules.lay_price(state, 0, fireball) == 2
@@ -151,6 +167,8 @@ def test_fire_wizard_lays_ohniva_koule_for_2_but_turns_it_into_3_magic() -> None
 
 
 def test_strom_keeps_1_magic_and_gives_2_next_turn() -> None:
+    """„Strom – Umožňuje uložení 1 magie ... Na začátku následujícího kola získáte celkem 2 magie,
+    ale do Stromu můžete opět uložit pouze 1.“ — also in the turn it was laid."""
     state = main_phase(new_game(), 0, magic=5, hand=["strom"])
     strom = uid_in_hand(state, 0, "strom")
     state, _ = do(state, 0, {"type": "lay", "card": strom, "end": "left"})
@@ -163,6 +181,8 @@ def test_strom_keeps_1_magic_and_gives_2_next_turn() -> None:
 
 
 def test_a_frozen_strom_gives_nothing_and_keeps_its_magic() -> None:
+    """„Pokud je Strom zmrazený, 2 magie nezískáváte a s uloženou magií toto kolo navíc nelze
+    manipulovat.“"""
     state = new_game()
     strom = put(state, 0, "strom")
     state["players"][0]["row"][0]["magic"] = 1
@@ -177,7 +197,8 @@ def test_a_frozen_strom_gives_nothing_and_keeps_its_magic() -> None:
 
 
 def test_mrazive_brneni_freezes_the_attacker_for_its_next_turn_too() -> None:
-    """Frozen in its own turn: the rest of it, the opponent's turn, and its next turn."""
+    """„Krystal zmrazení vám zůstává do konce kola, v kterém jste ho obdrželi, celé soupeřovo
+    kolo, a poté ještě v průběhu vašeho následujícího kola, na jehož konci krystal odeberete.“"""
     state = new_game()
     kostlivec = put(state, 0, "kostlivec")
     put(state, 1, "mrazive_brneni")
@@ -205,6 +226,8 @@ def test_mrazive_brneni_freezes_a_wizard_attacking_with_a_spell() -> None:
 
 
 def test_rytir_takes_1_less_from_creatures() -> None:
+    """„Všechny útoky bytostí na Rytíře jsou o 1 sníženy. Tzn. v případě útoku o síle 1, bude
+    výsledek 0 a rytíř zůstává nezraněn.“"""
     state = new_game()
     kostlivec = put(state, 0, "kostlivec")
     put(state, 1, "rytir")
@@ -223,6 +246,8 @@ def test_rytir_takes_full_damage_from_spells() -> None:
 
 
 def test_a_frozen_rytir_takes_full_damage_from_creatures() -> None:
+    """„Pokud má na sobě Rytíř krystal zmrazení, jeho schopnost je pozastavena a útoky bytostí ho
+    zraňují běžným způsobem.“"""
     state = new_game()
     kostlivec = put(state, 0, "kostlivec")
     put(state, 1, "rytir", frozen=3)
