@@ -121,3 +121,14 @@ def accepted_iff_listed(s: dict[str, Any], seat: int, listed: list[dict[str, Any
         except GameError:
             continue
         raise AssertionError(f"decide accepted an unlisted command {command}")
+
+
+def redaction_hides(after: dict[str, Any], event: dict[str, Any]) -> None:
+    """A redacted event names no card in a deck, set aside or in another seat's hand (cards a
+    refresh returns to the bottom of a deck were face up until then)."""
+    if event["type"] == "OfferRefreshed":
+        event = dict(event, returned=[])
+    for seat in [None, *range(after["seats"])]:
+        text = json.dumps(game.redact(after, event, seat))
+        named = set(_CARD.findall(text))
+        assert named <= visible_cards(after, seat), (event["type"], seat, named - visible_cards(after, seat))

@@ -12,7 +12,7 @@ from games.interface import GameError
 from games.rng import Rng
 from games.simulate import fold, play
 
-from .invariants import accepted_iff_listed, conserved, score_adds_up, views_hide
+from .invariants import accepted_iff_listed, conserved, redaction_hides, score_adds_up, views_hide
 
 SOLO = {"novice", "experienced", "grandmaster"}
 
@@ -60,8 +60,7 @@ def _play_checked(bots: list[str], seed: bytes, options: dict[str, Any]) -> list
             assert json.dumps(state, sort_keys=True) == before, "evolve mutated its input"
             assert game.evolve(json.loads(before), e) == after
             json.dumps(e)
-            for viewer in [None, *range(state["seats"])]:
-                json.dumps(game.redact(after, e, viewer))
+            redaction_hides(after, e)
             state = after
             events.append(e)
             conserved(state)
