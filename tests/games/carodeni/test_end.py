@@ -154,3 +154,31 @@ def test_an_empty_location_waits_while_a_refresh_could_refill_it() -> None:
     assert all(a["type"] == "refresh" for a in game.legal_actions(s, 0))
     s, ev = play(s, 0, {"type": "refresh", "target": "ingredients", "location": "mountains"})
     assert all(ev[0]["drawn"]) and s["turn"]["ap"] == [2, 1, 0]
+
+
+def test_a_trigger_on_the_last_turn_of_a_round_still_gives_one_more_round() -> None:
+    """Both rulebooks: finish the current round (here it is finished) and play one more, so
+    every seat, the first player included, has exactly one more turn."""
+    s = _game()
+    for i in range(3):
+        s["goals"][i + 1]["claimed_by"] = 0
+    s["players"][0]["goals"] = [1, 2, 3]
+    s, _ = _finish_turn(s, 0)
+    only_player_lists(s, 1, clan_witches=["W11"])
+    s, ev = _brew_red(s, 1)
+    assert {"type": "EndTriggered", "reason": "goals", "last_round": 1} in ev
+    ended = []
+    while not s["over"]:
+        s, ev = _finish_turn(s, game.to_move(s)[0])
+        ended += [(e["seat"], e["round"]) for e in ev if e["type"] == "TurnEnded"]
+    assert ended == [(0, 1), (1, 1)]
+
+
+def test_a_deck_running_out_after_the_goal_trigger_changes_nothing() -> None:
+    s = _game(3)
+    s["end_round"], s["end_reason"] = 1, "goals"
+    s["witch_deck"] = s["witch_deck"][:1]
+    s, _ = play(s, 0, {"type": "play", "witch": "N1a"})
+    s, ev = play(s, 0, {"type": "take", "item": "witch", "location": "mountains"})
+    assert "DeckRanOut" in types(ev) and "EndTriggered" not in types(ev)
+    assert (s["end_round"], s["end_reason"]) == (1, "goals") and len(s["witch_deck"]) == 5
