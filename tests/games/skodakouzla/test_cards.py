@@ -333,3 +333,27 @@ def test_the_game_ends_at_the_first_wizard_death_mid_attack() -> None:
     state, events = _lay(state, "vybuch")
     assert events[-1]["type"] == "GameEnded"
     assert state["winner"] == 0 and state["players"][0]["life"] == 1
+
+
+def test_a_card_destroyed_in_the_middle_of_the_row_closes_the_gap() -> None:
+    """„Pokud se v rámci útoku stane, že je zničena karta uprostřed vyložené řady, zbylé karty je
+    nutné sesunout k sobě“ — the next basic attack from the right meets Kostlivec, then Štít."""
+    state = main_phase(new_game(), 0, magic=5, hand=["kouzelny_sip", "mec"])
+    put(state, 1, "stit")
+    middle = put(state, 1, "knihovnicka", life=1)
+    put(state, 1, "kostlivec")
+    state, _ = _lay(state, "kouzelny_sip", target=middle)
+    assert row_life(state, 1) == [("stit", 3), ("kostlivec", 2)]
+    state, _ = _lay(state, "mec", **{"from": "right"})
+    assert row_life(state, 1) == [("stit", 3)]
+
+
+def test_magicky_prsten_lets_spells_without_a_sword_through() -> None:
+    """„Jiná kouzla (např. Křištálová koule nebo Vysáti magie) nemají v popisu karty symbol meče,
+    a lze je tedy použít.“"""
+    state = main_phase(new_game(), 0, magic=3, hand=["vysati_magie"])
+    put(state, 1, "magicky_prsten")
+    put(state, 1, "knihovnicka")
+    state["players"][1]["row"][1]["magic"] = 2
+    state, _ = _lay(state, "vysati_magie")
+    assert state["players"][1]["row"][1]["magic"] == 0 and state["players"][0]["magic"] == 2

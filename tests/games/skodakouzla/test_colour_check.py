@@ -32,6 +32,8 @@ def test_two_of_a_colour_remove_one_discard_card() -> None:
 
 
 def test_a_card_laid_in_an_earlier_turn_counts_with_one_new() -> None:
+    """„Podmínkou je, že vždy alespoň jedna z těchto karet musí být do hry nově vyložena v právě
+    probíhajícím kole.“ — so the others may have been laid in earlier turns."""
     state = main_phase(new_game(), 0, magic=10, hand=["kletbicka", "mec"])
     put(state, 0, "kostlivec")
     state = _lay_and_end(state, [("kletbicka", {"from": "left"})])
@@ -47,6 +49,7 @@ def test_no_reward_without_a_new_card() -> None:
 
 
 def test_neutral_cards_never_count() -> None:
+    """„Za vyložení neutrálních karet žádnou z výše zmíněných herních výhod získat nelze.“"""
     state = main_phase(new_game(), 0, magic=10, hand=["mec", "stit", "knihovnicka"])
     state = _lay_and_end(state, [("mec", {"from": "left"}), ("stit", {"end": "left"}),
                                  ("knihovnicka", {"end": "left"})])
@@ -83,3 +86,11 @@ def test_the_removed_card_must_come_from_the_discard_pile() -> None:
     kostlivec = state["players"][0]["row"][0]["uid"]
     with pytest.raises(IllegalMove):
         game.decide(state, 0, {"type": "remove_card", "card": kostlivec}, Rng(b"x", "y"))
+
+
+def test_defences_count_at_the_colour_check() -> None:
+    """„Při kontrole barvy magie počítejte všechny typy karet, tzn. kouzla, obrany i bytosti.“"""
+    state = main_phase(new_game(), 0, magic=10, hand=["kosteny_plot", "mec"])
+    put(state, 0, "kostlivec")
+    state = _lay_and_end(state, [("kosteny_plot", {"end": "left"})])
+    assert state["phase"] == "colour" and state["colour"] == {"remove": True, "promote": []}
