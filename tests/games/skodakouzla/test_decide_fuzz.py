@@ -1,20 +1,22 @@
 """``decide`` accepts exactly ``legal_actions``: every offered body, and no mutated one that is not
-offered; malformed commands fail with the game's errors only."""
+offered (compared as JSON, where ``true`` is not ``1``); malformed commands fail with IllegalMove
+only, another seat's with NotYourTurn."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from games import skodakouzla as game
-from games.interface import GameError, IllegalMove
+from games.interface import IllegalMove, NotYourTurn
 from games.rng import Rng
 
 from .sk_helpers import new_game, put
 
-JUNK: list[Any] = [None, 0, 1, -1, True, "left", "right", "wizard", "x", [], ["a"], [["a"]], {},
-                   "p0.01", "s01", "fire", 2.5]
+JUNK: list[Any] = [None, 0, 1, -1, True, False, 0.0, 1.0, "left", "right", "wizard", "x", [], ["a"],
+                   [["a"]], {}, "p0.01", "s01", "fire", 2.5]
 FIELDS = ["card", "end", "from", "target", "option", "top", "cards", "colour", "type"]
 
 
@@ -44,14 +46,15 @@ def test_decide_accepts_exactly_the_legal_actions(seed: int) -> None:
     while not game.is_over(state) and steps < 400:
         seat = game.to_move(state)[0]
         actions = game.legal_actions(state, seat)
+        listed = {json.dumps(a, sort_keys=True) for a in actions}
         for action in actions[:: max(1, len(actions) // 8)]:
             for cmd in _mutations(action, state, rng):
                 try:
                     game.decide(state, seat, cmd, Rng(b"f", "v"))
-                except GameError:
+                except IllegalMove:
                     continue
-                assert cmd in actions, cmd
-        with pytest.raises(GameError):
+                assert json.dumps(cmd, sort_keys=True) in listed, cmd
+        with pytest.raises(NotYourTurn):
             game.decide(state, 1 - seat, actions[0], Rng(b"f", "v"))
         command = game.BOTS[bots[steps % 2]](game.view(state, seat), actions, rng)
         for e in game.decide(state, seat, command, Rng(b"f", f"v{steps}")):
