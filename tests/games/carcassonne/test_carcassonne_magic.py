@@ -214,3 +214,42 @@ def test_end_of_game_the_witch_halves_an_incomplete_road_rounded_up() -> None:
     (road,) = [e for e in scored(events) if e["kind"] == "road"]
     assert road["tiles"] == 3 and road["figure"] == "witch" and road["points"] == 2
     assert road["final"]
+
+
+def _close_everything(mage: tuple[int, int, int]) -> dict:
+    """A real game that leaves the start road as the last open road or city: MW5 closes the start
+    city (the mage goes to ``mage``), E closes MW5's other cap, a monastery ends the road in the east
+    with seat 0's thief on it, and caps are laid round the square west of the start tile, so that MW6
+    there, drawn next, closes the road and the last city at once."""
+    s = new_game(["MW5.1", "E.1", "A.1", "B.1", "E.2", "B.2", "E.3", "E.4", "MW6.1"])
+    s, _ = turn(s, 0, 1, 0, magic=("mage", *mage))
+    s, _ = turn(s, 0, 2, 2)
+    s, _ = turn(s, 1, 0, 1, follower=1)
+    for x, y, r in [(0, -1, 0), (-1, 1, 2), (-2, 1, 0), (-1, -1, 0), (-2, 0, 1)]:
+        s, _ = turn(s, x, y, r)
+    s, _ = act(s, {"type": "place_tile", "x": -1, "y": 0, "rotation": 3})
+    assert not [r for r in s["features"].values() if r["kind"] in ("road", "city") and r["open"]]
+    return s
+
+
+def test_no_incomplete_road_or_city_left_the_figure_on_the_map_must_be_removed() -> None:
+    """Pozor: no incomplete road or city → a magic figure is removed from the map, even the mage on
+    the road the tile just completed, which then scores without it (3, not 6)."""
+    s = _close_everything(mage=(0, 0, 1))
+    assert s["phase"] == "magic"
+    assert game.legal_actions(s, s["turn"]) == [{"type": "remove_magic", "figure": "mage"}]
+    with pytest.raises(IllegalMove):
+        game.decide(s, s["turn"], {"type": "remove_magic", "figure": "witch"}, RNG)
+    s, _ = act(s, {"type": "remove_magic", "figure": "mage"})
+    assert s["mage"] is None and s["phase"] == "follower"
+    s, events = act(s, {"type": "pass"})
+    (road,) = scored(events)
+    assert (road["tiles"], road["figure"], road["points"], road["winners"]) == (3, None, 3, [0])
+    check(s)
+
+
+def test_no_target_and_no_figure_on_the_map_the_symbol_asks_nothing() -> None:
+    s = _close_everything(mage=(0, 1, 0))  # the mage went back when E closed MW5's north cap
+    assert s["mage"] is None and s["witch"] is None
+    assert s["phase"] == "follower"
+    assert {"type": "pass"} in game.legal_actions(s, s["turn"])

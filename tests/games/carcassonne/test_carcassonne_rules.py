@@ -29,6 +29,64 @@ def test_the_pack_holds_72_base_tiles_and_8_with_the_mage_symbol() -> None:
     assert tiles.START == "D.1"
 
 
+#: The standard tiles, written out independently of the seed: count, edges N E S W (unrotated), the
+#: number of roads and cities, whether it holds a monastery or a shield, and for each field how many
+#: of the tile's cities it touches (sorted) — what farmers score by.
+STANDARD = {
+    "A": (2, "FFRF", 1, 0, True, False, (0,)),
+    "B": (4, "FFFF", 0, 0, True, False, (0,)),
+    "C": (1, "CCCC", 0, 1, False, True, ()),
+    "D": (4, "CRFR", 1, 1, False, False, (0, 1)),
+    "E": (5, "CFFF", 0, 1, False, False, (1,)),
+    "F": (2, "FCFC", 0, 1, False, True, (1, 1)),
+    "G": (1, "CFCF", 0, 1, False, False, (1, 1)),
+    "H": (3, "FCFC", 0, 2, False, False, (2,)),
+    "I": (2, "CFFC", 0, 2, False, False, (2,)),
+    "J": (3, "CRRF", 1, 1, False, False, (0, 1)),
+    "K": (3, "CFRR", 1, 1, False, False, (0, 1)),
+    "L": (3, "CRRR", 3, 1, False, False, (0, 0, 1)),
+    "M": (2, "CFFC", 0, 1, False, True, (1,)),
+    "N": (3, "CFFC", 0, 1, False, False, (1,)),
+    "O": (2, "CRRC", 1, 1, False, True, (0, 1)),
+    "P": (3, "CRRC", 1, 1, False, False, (0, 1)),
+    "Q": (1, "CCFC", 0, 1, False, True, (1,)),
+    "R": (3, "CCFC", 0, 1, False, False, (1,)),
+    "S": (2, "CCRC", 1, 1, False, True, (1, 1)),
+    "T": (1, "CCRC", 1, 1, False, False, (1, 1)),
+    "U": (8, "RFRF", 1, 0, False, False, (0, 0)),
+    "V": (9, "FFRR", 1, 0, False, False, (0, 0)),
+    "W": (4, "FRRR", 3, 0, False, False, (0, 0, 0)),
+    "X": (1, "RRRR", 4, 0, False, False, (0, 0, 0, 0)),
+    "MW1": (1, "CRRR", 3, 1, False, False, (0, 0, 1)),
+    "MW2": (1, "CRRC", 1, 1, False, False, (0, 1)),
+    "MW3": (1, "CCRC", 1, 3, False, False, (1, 3)),
+    "MW4": (1, "RCRC", 2, 1, False, False, (1, 1, 1, 1)),
+    "MW5": (1, "CFCF", 0, 2, False, False, (2,)),
+    "MW6": (1, "CCRC", 1, 1, False, False, (1, 1)),
+    "MW7": (1, "CRRR", 2, 1, False, False, (0, 1, 1)),
+    "MW8": (1, "CRRC", 1, 2, False, False, (0, 2)),
+}
+
+
+@pytest.mark.parametrize("type_id", sorted(STANDARD))
+def test_each_tile_type_has_its_standard_count_and_layout(type_id: str) -> None:
+    t = tiles.types()[type_id]
+    feats = t["features"]
+    kinds = [f["kind"] for f in feats]
+    actual = (
+        t["count"],
+        "".join(tiles.EDGE_CODE[t["edges"][side]] for side in tiles.SIDES),
+        kinds.count("road"),
+        kinds.count("city"),
+        "monastery" in kinds,
+        any(f.get("shield") for f in feats),
+        tuple(sorted(len(f["cities"]) for f in feats if f["kind"] == "field")),
+    )
+    assert actual == STANDARD[type_id]
+    assert t["mage"] == type_id.startswith("MW")
+    assert set(tiles.types()) == set(STANDARD)
+
+
 @pytest.mark.parametrize("type_id", sorted(tiles.types()))
 def test_every_tile_layout_is_consistent(type_id: str) -> None:
     t = tiles.types()[type_id]
