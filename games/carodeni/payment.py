@@ -105,9 +105,10 @@ def canonical(player: dict[str, Any], potion: str) -> list[list[str]]:
     if sum(n // 2 for n in surplus.values()) < deficit:
         return []
     out = []
-    for pairs in combinations_with_replacement(content.kinds(), deficit):
+    spare = [k for k in content.kinds() if surplus[k] >= 2]
+    for pairs in combinations_with_replacement(spare, deficit):
         counts: Counter[str] = Counter(pairs)
-        if any(2 * n > surplus[k] for k, n in counts.items()):
+        if any(2 * n > surplus[kind] for kind, n in counts.items()):
             continue
         for tool in tool_options:
             out.append(_aligned(reqs, direct, list(pairs), tool))

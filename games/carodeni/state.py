@@ -34,23 +34,50 @@ def copy_player(p: dict[str, Any]) -> dict[str, Any]:
     return q
 
 
-def clone(s: State, only_seat: int | None = None, every_seat: bool = True) -> State:
+#: The parts of the state (besides the acting seat's area) that each event changes in place.
+_TOUCHES: dict[str, frozenset[str]] = {
+    "WitchPlayed": frozenset({"turn"}),
+    "OfferRefreshed": frozenset({"turn", "board", "bag", "decks"}),
+    "ItemTaken": frozenset({"turn", "board"}),
+    "SlotRefilled": frozenset({"board", "bag", "decks"}),
+    "ActionPointsForfeited": frozenset({"turn"}),
+    "Rested": frozenset({"turn"}),
+    "PotionBrewed": frozenset({"turn", "bag"}),
+    "AnimalTamed": frozenset({"turn", "bag"}),
+    "GoalClaimed": frozenset({"goals"}),
+    "OstaraTokensShuffled": frozenset({"ostara"}),
+    "OstaraTokenDrawn": frozenset({"turn", "ostara"}),
+}
+_EVERY_PART = frozenset({"turn", "board", "bag", "decks", "goals", "ostara"})
+_NOTHING: frozenset[str] = frozenset()
+_UNTOUCHED = ("DeckRanOut", "EndTriggered", "TurnEnded", "GameEnded", "OstaraChose")
+
+
+def clone(s: State, only_seat: int | None = None, every_seat: bool = True,
+          parts: frozenset[str] = _EVERY_PART) -> State:
     """A copy sharing nothing mutable with ``s`` (cheaper than ``copy.deepcopy``); with
-    ``every_seat`` false only ``only_seat``'s area is copied (an event changes one seat at most)."""
+    ``every_seat`` false only ``only_seat``'s area is copied, and only the listed ``parts`` (an
+    event changes one seat and a few parts at most; the rest may be shared, never mutated)."""
     c = dict(s)
-    c["board"] = [
-        {"ingredients": list(b["ingredients"]), "potion": b["potion"], "witch": b["witch"]}
-        for b in s["board"]
-    ]
+    if "board" in parts:
+        c["board"] = [
+            {"ingredients": list(b["ingredients"]), "potion": b["potion"], "witch": b["witch"]}
+            for b in s["board"]
+        ]
     c["players"] = [
         copy_player(p) if every_seat or i == only_seat else p for i, p in enumerate(s["players"])
     ]
-    c["turn"] = dict(s["turn"], ap=list(s["turn"]["ap"]))
-    c["goals"] = [dict(g) for g in s["goals"]]
-    c["bag"] = dict(s["bag"])
-    for name in ("witch_deck", "potion_deck", "witch_aside", "potion_aside", "bag_plan"):
-        c[name] = list(s[name])
-    if s["ostara_state"] is not None:
+    if "turn" in parts:
+        c["turn"] = dict(s["turn"], ap=list(s["turn"]["ap"]))
+    if "goals" in parts:
+        c["goals"] = [dict(g) for g in s["goals"]]
+    if "bag" in parts:
+        c["bag"] = dict(s["bag"])
+        c["bag_plan"] = list(s["bag_plan"])
+    if "decks" in parts:
+        for name in ("witch_deck", "potion_deck", "witch_aside", "potion_aside"):
+            c[name] = list(s[name])
+    if "ostara" in parts and s["ostara_state"] is not None:
         o = s["ostara_state"]
         c["ostara_state"] = dict(o, order=list(o["order"]), plan=[list(x) for x in o["plan"]])
     return c
@@ -261,6 +288,8 @@ def evolve(state: State | None, event: Event) -> State:
     if event["type"] == "GameStarted":
         return start(event)
     assert state is not None, "the first event must be GameStarted"
-    s = clone(state, event.get("seat"), every_seat=False)
+    kind = event["type"]
+    parts = _NOTHING if kind in _UNTOUCHED else _TOUCHES.get(kind, _EVERY_PART)
+    s = clone(state, event.get("seat"), every_seat=False, parts=parts)
     apply(s, event)
     return s
