@@ -232,6 +232,16 @@ def _final_scoring(log: _Log) -> None:
     log.emit({"type": "GameEnded", "score": scoring.score(log.state)})
 
 
+#: The fields of each command besides ``type``; ``decide`` refuses any other, so that it accepts exactly
+#: the bodies ``legal_actions`` lists.
+FIELDS = {
+    "place_tile": ("x", "y", "rotation"),
+    "place_magic": ("figure", "x", "y", "feature"),
+    "remove_magic": ("figure",),
+    "place_follower": ("feature",),
+    "pass": (),
+}
+
 _COMMANDS = {
     "place_tile": _place_tile,
     "place_magic": _magic_command,
@@ -248,6 +258,11 @@ def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     handler = _COMMANDS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise IllegalMove(f"unknown command {command.get('type')!r}; known: {sorted(_COMMANDS)}")
+    names = FIELDS[str(kind)]
+    extra = sorted(str(k) for k in command if k != "type" and k not in names)
+    if extra:
+        shape = ", ".join(["type", *names])
+        raise IllegalMove(f"the {kind} command has only the fields {shape}; not {extra}")
     if state is None or state["phase"] not in PLAYING:
         over = state is not None and state["phase"] == "over"
         raise IllegalMove("the game is over" if over else "the game has not started")

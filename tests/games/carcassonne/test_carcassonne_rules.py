@@ -284,3 +284,20 @@ def test_evolve_leaves_its_input_alone_and_survives_json() -> None:
     assert json.dumps(s, sort_keys=True) == before
     b = game.evolve(json.loads(before), events[0])
     assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def test_decide_refuses_a_field_the_command_does_not_have() -> None:
+    """``legal_actions`` is exactly what ``decide`` accepts: a listed body with one more field is not."""
+    s = new_game(["MW5.1"])
+    rng = Rng(b"x", "v")
+    for phase in ("tile", "magic", "follower"):
+        assert s["phase"] == phase
+        actions = game.legal_actions(s, 0)
+        for a in actions:
+            for extra in ("feature", "figure", "rotation", "unexpected"):
+                if extra not in a:
+                    with pytest.raises(IllegalMove, match="only the fields"):
+                        game.decide(s, 0, {**a, extra: 0}, rng)
+        s, _ = act(s, actions[0])
+    with pytest.raises(IllegalMove, match="only the fields"):
+        game.decide(new_game(["U.1"]), 0, {"type": "place_tile", "x": 1, "y": 0, "rotation": 1, 7: 1}, rng)
