@@ -246,3 +246,16 @@ def test_deciding_leaves_every_seat_of_the_input_alone() -> None:
     events = game.decide(s, 0, {"type": "take", "item": "tool", "location": "forest"}, Rng(b"x", "v"))
     assert any(e["type"] == "GoalClaimed" and e["seat"] == 1 for e in events)
     assert json.dumps(s, sort_keys=True) == json.dumps(before, sort_keys=True)
+
+
+def test_she_brews_one_potion_a_turn_the_most_points_first() -> None:
+    """Ruling 6: of two potions she could brew, only the one with more points, by the first of
+    her witches that carries its banner (all her witches are active)."""
+    s = _solo(tokens=["O6"])
+    only_player_lists(s, 1, played=["W14", "W03", "W11"], potions=["P01", "P02"])
+    give(s, 1, herbs=1, berries=1, mushrooms=1, roots=1, feathers=1)
+    s, ev = play(s, 1, {"type": "ostara_turn"})
+    brewed = [e for e in ev if e["type"] == "PotionBrewed"]
+    assert [(e["potion"], e["witch"]) for e in brewed] == [("P02", "W03")]
+    p = s["players"][1]
+    assert p["potions"] == ["P01"] and p["played"][:2] == ["W14", "W11"] and len(p["played"]) == 3
