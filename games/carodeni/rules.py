@@ -103,11 +103,14 @@ def legal_actions(s: State, seat: int) -> list[Command]:
         i = _location(s)
         assert i is not None
         out = []
+        takes = _takes_at(s, i)
         if turn["refresh"]:
             out += [{"type": "refresh", "target": "witches"}, {"type": "refresh", "target": "potions"}]
             out += [{"type": "refresh", "target": "ingredients", "location": loc}
                     for loc in content.LOCATIONS]
-        return out + _takes_at(s, i)
+            if not takes:
+                out.append({"type": "refresh", "target": "none"})
+        return out + takes
     if phase == "rest":
         return [a for i in range(3) for a in _takes_at(s, i, ingredients_only=True)]
     if phase == "brew":
@@ -179,8 +182,16 @@ def _refresh(flow: Flow, seat: int, command: Command) -> None:
     elif target in ("witches", "potions"):
         _shape(command, {"target"})
         flow.refresh(seat, target, None)
+    elif target == "none":
+        _shape(command, {"target"})
+        i = _location(flow.s)
+        assert i is not None
+        if _takes_at(flow.s, i):
+            raise IllegalMove("the refresh is declined by taking an item")
+        flow.emit({"type": "ActionPointsForfeited", "seat": seat, "location": content.LOCATIONS[i]})
     else:
-        raise IllegalMove("refresh all 'witches', all 'potions' or one location's 'ingredients'")
+        raise IllegalMove("refresh all 'witches', all 'potions' or one location's 'ingredients' "
+                          "(or 'none' where nothing is left to take)")
 
 
 def _take(flow: Flow, seat: int, command: Command) -> None:

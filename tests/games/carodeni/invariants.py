@@ -90,7 +90,7 @@ def _candidates(s: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [{"type": "rest"}, {"type": "end_turn"}, {"type": "ostara_turn"}]
     named = p["hand"] + p["played"] + p["clan_witches"] + [b["witch"] for b in s["board"] if b["witch"]]
     out += [{"type": "play", "witch": w} for w in named]
-    out += [{"type": "refresh", "target": t} for t in ("witches", "potions")]
+    out += [{"type": "refresh", "target": t} for t in ("witches", "potions", "none")]
     for loc in content.LOCATIONS:
         out.append({"type": "refresh", "target": "ingredients", "location": loc})
         out += [{"type": "take", "item": "ingredient", "location": loc, "slot": i} for i in range(3)]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from games import carodeni as game
+from games.interface import IllegalMove
 
 from .support import edit, give, new_game, only_player_lists, play, set_board, types
 
@@ -182,3 +185,24 @@ def test_a_deck_running_out_after_the_goal_trigger_changes_nothing() -> None:
     s, ev = play(s, 0, {"type": "take", "item": "witch", "location": "mountains"})
     assert "DeckRanOut" in types(ev) and "EndTriggered" not in types(ev)
     assert (s["end_round"], s["end_reason"]) == (1, "goals") and len(s["witch_deck"]) == 5
+
+
+def test_the_refresh_stays_optional_where_nothing_is_left_to_take() -> None:
+    """Refreshing is optional ("můžete" / "może"): with nothing at the location, the player may
+    decline and forfeit those points instead of being made to refresh."""
+    s = _game()
+    set_board(s, "mountains", [None, None, None], potion=None, witch=None)
+    only_player_lists(s, 0, hand=["W41", "N1a", "N1b"])
+    s, _ = play(s, 0, {"type": "play", "witch": "W41"})
+    assert {"type": "refresh", "target": "none"} in game.legal_actions(s, 0)
+    board = [dict(b, ingredients=list(b["ingredients"])) for b in s["board"]]
+    s, ev = play(s, 0, {"type": "refresh", "target": "none"})
+    assert types(ev) == ["ActionPointsForfeited"] and ev[0]["location"] == "mountains"
+    assert s["turn"]["ap"] == [0, 1, 0] and s["board"] == board
+    assert not any(a["type"] == "refresh" for a in game.legal_actions(s, 0))
+    s2 = _game()
+    only_player_lists(s2, 0, hand=["W41", "N1a", "N1b"])
+    s2, _ = play(s2, 0, {"type": "play", "witch": "W41"})
+    assert {"type": "refresh", "target": "none"} not in game.legal_actions(s2, 0)
+    with pytest.raises(IllegalMove, match="declined by taking"):
+        play(s2, 0, {"type": "refresh", "target": "none"})
