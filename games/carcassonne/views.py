@@ -19,12 +19,16 @@ _PUBLIC = ("seats", "mage_witch", "phase", "turn", "supply", "tiles", "grid", "o
 
 
 def _followers(s: dict[str, Any]) -> list[dict[str, Any]]:
-    out = []
-    for rec in s["features"].values():
-        for seat, seg in rec["followers"]:
-            kind = rec["kind"]
-            out.append({"seat": seat, **features.position(s, seg), "kind": kind, "role": tiles.ROLES[kind]})
-    return out
+    """In placement order, not the order a stored (jsonb) state happens to keep its features in."""
+    placed = sorted(
+        (tuple(int(n) for n in seg.split(":")), seat, rec["kind"])
+        for rec in s["features"].values()
+        for seat, seg in rec["followers"]
+    )
+    return [
+        {"seat": seat, **features.position(s, f"{t}:{i}"), "kind": kind, "role": tiles.ROLES[kind]}
+        for (t, i), seat, kind in placed
+    ]
 
 
 def _current(s: dict[str, Any]) -> dict[str, Any] | None:

@@ -301,3 +301,14 @@ def test_decide_refuses_a_field_the_command_does_not_have() -> None:
         s, _ = act(s, actions[0])
     with pytest.raises(IllegalMove, match="only the fields"):
         game.decide(new_game(["U.1"]), 0, {"type": "place_tile", "x": 1, "y": 0, "rotation": 1, 7: 1}, rng)
+
+
+def test_the_view_does_not_depend_on_the_order_a_stored_state_keeps_its_features_in() -> None:
+    """jsonb reorders object keys; a state reloaded from the store must show the same view."""
+    s = new_game(["U.1", "U.2", "V.1"])
+    s, _ = turn(s, 1, 0, 1, follower=0)
+    s, _ = turn(s, 2, 0, 1, follower=1)
+    s, _ = turn(s, -1, 0, 2, follower=2)
+    stored = {**s, "features": dict(reversed(list(s["features"].items())))}
+    assert len(game.view(s, 0)["followers"]) == 3
+    assert game.view(stored, 0) == game.view(s, 0)
