@@ -1,6 +1,7 @@
 """Random playouts of every engine through the rules interface: speed and memory.
 
-    python bench/playouts.py [--games 50] [--game carcassonne] [--bots random]
+    python bench/playouts.py [--games 50] [--game carcassonne] [--bots default,random]
+                             [--options '{"mage_witch": false}']
 
 Prints, per game and seat count: games and commands per second, events per game, the size of the
 final state as JSON (what a snapshot stores) and the peak memory of one playout. A benchmark, not
@@ -27,23 +28,25 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--game", choices=games.known())
-    parser.add_argument("--bots", default="random", help="the bot at every seat")
+    parser.add_argument("--bots", default="random", help="bots by seat, comma-separated; the last repeats")
+    parser.add_argument("--options", type=json.loads, default={}, help="game options as JSON")
     args = parser.parse_args()
+    named = args.bots.split(",")
     print(f"{'game':<14}{'seats':>6}{'games/s':>9}{'cmds/s':>9}", end="")
     print(f"{'events/game':>13}{'state KiB':>11}{'peak KiB':>10}")
     for game_id in [args.game] if args.game else games.known():
         game = games.load(game_id)
         for seats in _seat_counts(game_id):
-            bots = [args.bots] * seats
+            bots = (named + named[-1:] * seats)[:seats]
             start = time.perf_counter()
             commands = events = 0
             for i in range(args.games):
-                match = play(game, bots, f"bench-{seats}-{i}".encode())
+                match = play(game, bots, f"bench-{seats}-{i}".encode(), args.options)
                 commands += match.commands
                 events += len(match.events)
             seconds = time.perf_counter() - start
             tracemalloc.start()
-            match = play(game, bots, b"bench-memory")
+            match = play(game, bots, b"bench-memory", args.options)
             peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
             state_kib = len(json.dumps(match.state)) / 1024
