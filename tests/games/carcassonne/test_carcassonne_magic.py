@@ -253,3 +253,45 @@ def test_no_target_and_no_figure_on_the_map_the_symbol_asks_nothing() -> None:
     assert s["mage"] is None and s["witch"] is None
     assert s["phase"] == "follower"
     assert {"type": "pass"} in game.legal_actions(s, s["turn"])
+
+
+def _mage_on_the_road_the_symbol_completes() -> dict:
+    """The mage on the start road, a thief of seat 1 on it; MW1 then closes it at its trees."""
+    s = new_game(["MW5.1", "A.1", "MW1.1"])
+    s, _ = turn(s, 0, 1, 0, magic=("mage", 0, 0, 1))
+    s, _ = turn(s, -1, 0, 3, follower=1)  # the monastery ends the road in the west
+    s, _ = act(s, {"type": "place_tile", "x": 1, "y": 0, "rotation": 0})
+    assert s["phase"] == "magic" and s["features"][fid(s, 0, 0, 1)]["open"] == 0
+    return s
+
+
+def test_a_figure_on_the_feature_the_symbol_just_completed_may_move_away_before_the_scoring() -> None:
+    s = _mage_on_the_road_the_symbol_completes()
+    assert (1, 0, 2) in _targets(s, "mage")
+    s, _ = act(s, {"type": "place_magic", "figure": "mage", "x": 1, "y": 0, "feature": 2})
+    s, events = act(s, {"type": "pass"})
+    (road,) = scored(events)
+    assert (road["tiles"], road["figure"], road["points"], road["winners"]) == (3, None, 3, [1])
+    assert s["mage"] == seg(s, 1, 0, 2)
+
+
+def test_a_figure_left_on_the_feature_the_symbol_completed_scores_there_and_goes_back() -> None:
+    s = _mage_on_the_road_the_symbol_completes()
+    s, _ = act(s, {"type": "place_magic", "figure": "witch", "x": 1, "y": 0, "feature": 2})
+    s, events = act(s, {"type": "pass"})
+    (road,) = scored(events)
+    assert (road["tiles"], road["figure"], road["points"], road["winners"]) == (3, "mage", 6, [1])
+    assert s["mage"] is None and s["witch"] == seg(s, 1, 0, 2)
+
+
+def test_a_road_leaving_and_reentering_one_tile_counts_it_once_for_the_mage_too() -> None:
+    """MW1's east and north roads joined by three curves: five segments on four tiles."""
+    s = new_game(["MW1.1", "V.1", "V.2", "V.3"])
+    s, _ = turn(s, 0, 1, 2, magic=("mage", 0, 1, 3), follower=3)  # the east road of the trees
+    s, _ = turn(s, 1, 1, 1)
+    s, _ = turn(s, 1, 2, 0)
+    s, events = turn(s, 0, 2, 3)
+    (road,) = scored(events)
+    assert len(s["features"][fid(s, 0, 1, 3)]["segs"]) == 5
+    assert road["figure"] == "mage"
+    assert (road["tiles"], road["points"], road["winners"]) == (4, 4 + 4, [0])
