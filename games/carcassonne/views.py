@@ -2,8 +2,9 @@
 
 The map, followers, magic figures, scores, supplies and the drawn tile are public; so is the pack's
 size and make-up (anyone can count the tiles played). The draw order exists only as the arranged
-prefix in the options, which ``redact`` hides until the game is over. The feature graph
-(``owner``/``features``) is public too: it is what the table shows, pre-digested for clients and bots.
+prefix in the options, which ``redact`` hides (the platform shows the whole log once the game is
+over). The feature graph (``owner``/``features``) is public too: it is what the table shows,
+pre-digested for clients and bots.
 """
 
 from __future__ import annotations
