@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
-import random
 import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
+
+import games
+from games.rng import Rng
 
 
 @dataclass
@@ -79,11 +81,14 @@ def create(
 
 
 def play_to_end(api: Client, game: dict[str, Any], seed: int, deadline_s: float = 600) -> dict[str, Any]:
-    """Play every human seat by choosing among ``/actions`` at random until the game is finished.
+    """Play every human seat until the game is finished, choosing from ``/state`` and ``/actions``
+    as the game's own ``random`` bot does (a uniform pick among bodies can stall a game for ever:
+    Škoda kouzla offers 21 ways to swap shop cards and one to end the phase).
 
     Bot seats are moved by the worker; the humans wait for them with the long-poll.
     """
-    rng = random.Random(seed)
+    choose = games.load(game["game"]).BOTS["random"]
+    rng = Rng(str(seed).encode(), "e2e client")
     clients = {s["seat"]: api.seat(s["token"]) for s in game["seats"] if s["token"]}
     path = f"/api/v1/games/{game['id']}"
     deadline = time.monotonic() + deadline_s
@@ -96,9 +101,12 @@ def play_to_end(api: Client, game: dict[str, Any], seed: int, deadline_s: float 
             api.get(f"{path}/state?wait=10", headers={"If-None-Match": f'"{summary["version"]}"'})
             continue
         client = clients[humans[0]]
+        view = client.get(f"{path}/state").body
         actions = client.get(f"{path}/actions").body
         assert actions, f"seat {humans[0]} is to move but has no legal action"
-        command = {**rng.choice(actions), "expected_version": summary["version"]}
+        if view["version"] != summary["version"]:
+            continue
+        command = {**choose(view["view"], actions, rng), "expected_version": summary["version"]}
         reply = client.post(f"{path}/commands", command)
         assert reply.status == 201, (command, reply)
     raise AssertionError(f"game {game['id']} did not finish in {deadline_s}s: {api.get(path).body}")
