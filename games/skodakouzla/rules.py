@@ -31,8 +31,6 @@ Command = dict[str, Any]
 ENDS = ("left", "right")
 #: Cards the first player draws for the first turn; the second prepares a full hand.
 FIRST_HAND = 3
-#: Shop cards laid after a swap, whether one or two were removed.
-SWAP_NEW = 2
 
 
 # --- setup -------------------------------------------------------------------------------------
@@ -361,8 +359,10 @@ def _buy(ctx: Ctx, seat: int, command: Command) -> None:
 
 
 def _swap_shop(ctx: Ctx, seat: int, command: Command) -> None:
-    """For 1 magic, 1–2 shop cards leave the game and two new ones are laid in their place
-    („místo nich vyložte dvě nové“), so swapping one card leaves one more on offer."""
+    """For 1 magic, 1–2 shop cards leave the game and as many new ones take their place.
+
+    The rule is an exchange of cards of a six-card offer („vyměnit až 2 libovolné karty“, new ones
+    laid „místo nich“); its „dvě nové“ speaks of the usual two, not of growing the offer."""
     s = ctx.state
     _require_phase(s, "main", "shop cards are swapped")
     _keys(command, "cards")
@@ -378,7 +378,7 @@ def _swap_shop(ctx: Ctx, seat: int, command: Command) -> None:
     if s["players"][seat]["magic"] < 1:
         raise IllegalMove("swapping shop cards costs 1 magic")
     ctx.emit("ShopSwapped", seat=seat, removed=list(uids))
-    ctx.refill_shop(SWAP_NEW)
+    ctx.refill_shop(len(uids))
 
 
 def _store_magic(ctx: Ctx, seat: int, command: Command) -> None:

@@ -25,13 +25,15 @@ def zones(state: State) -> list[str]:
 
 
 def check_state(state: State) -> None:
-    """Cards conserved, no negative counters, no dead card in a row, a full shop as a turn starts."""
+    """Cards conserved, no negative counters, no dead card in a row, a shop of at most 6 cards
+    and full as a turn starts."""
     every = zones(state)
     assert len(every) == TOTAL and set(every) == set(state["cards"]), "cards not conserved"
     for p in state["players"]:
         assert p["life"] >= 0 and p["magic"] >= 0 and p["curses"] >= 0
         assert all(e["life"] > 0 and e["magic"] >= 0 for e in p["row"])
     shop = state["shop"]
+    assert len(shop["offer"]) <= 6, "the shop offers more than 6 cards"
     if state["phase"] == "effects":
         assert len(shop["offer"]) >= 6 or not (shop["deck"] or shop["removed"]), "shop not refilled"
     if state["phase"] == "over":

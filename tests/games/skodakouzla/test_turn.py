@@ -148,17 +148,16 @@ def test_an_empty_shop_deck_is_rebuilt_from_removed_cards() -> None:
     assert "ShopShuffled" in types(events) and len(state["shop"]["offer"]) == 6
 
 
-def test_swapping_one_shop_card_lays_two_new_ones() -> None:
-    """„za 1 magii ... odstranit 1–2 libovolné karty z nabídky obchodu. Ihned po odstranění místo
-    nich vyložte dvě nové z balíčku obchodu.“ — two new cards even when one was removed; the
-    offer is only topped up to 6 at the end of the turn, never cut back."""
+@pytest.mark.parametrize("count", [1, 2])
+def test_a_shop_swap_exchanges_one_or_two_cards_for_as_many_new_ones(count: int) -> None:
+    """„za 1 magii vyměnit až 2 libovolné karty z nabídky obchodu“ — „odstranit 1–2 libovolné karty
+    ... místo nich vyložte dvě nové“: an exchange, so the offer stays at six cards."""
     state = main_phase(new_game(), 0, magic=1)
-    offer, top = list(state["shop"]["offer"]), state["shop"]["deck"][:2]
-    state, events = do(state, 0, {"type": "swap_shop", "cards": offer[:1]})
-    assert state["shop"]["offer"] == offer[1:] + top
-    assert state["shop"]["removed"] == offer[:1]
-    state, _ = _end_turn(state)
-    assert len(state["shop"]["offer"]) == 7
+    offer, top = list(state["shop"]["offer"]), state["shop"]["deck"][:count]
+    state, _ = do(state, 0, {"type": "swap_shop", "cards": offer[:count]})
+    assert state["shop"]["offer"] == offer[count:] + top
+    assert state["shop"]["removed"] == offer[:count]
+    assert state["players"][0]["magic"] == 0
 
 
 @pytest.mark.parametrize("end", ["left", "right"])
