@@ -102,13 +102,17 @@ def live_url(app: Any) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def worker(
-    broker: dict[str, str], tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[subprocess.Popen[bytes]]:
+def worker_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the worker writes its log (stdout and stderr)."""
+    return tmp_path_factory.mktemp("worker") / "worker.log"
+
+
+@pytest.fixture(scope="session")
+def worker(broker: dict[str, str], worker_log: Path) -> Iterator[subprocess.Popen[bytes]]:
     """A real Celery worker (with the outbox sweep) consuming this run's queue."""
     from service.cli import worker_command
 
-    log = tmp_path_factory.mktemp("worker") / "worker.log"
+    log = worker_log
     schedule = log.parent / "beat-schedule"
     with open(log, "wb") as out:
         process = subprocess.Popen(

@@ -12,6 +12,7 @@ from celery import Celery
 
 from events.database import database_url, sqlalchemy_url
 from workers import broker
+from workers.logs import SWEEP, quiet_routine_sweeps
 
 #: Seconds between outbox sweeps: the longest a bot turn waits if its relay was lost.
 SWEEP_EVERY = 5.0
@@ -31,7 +32,8 @@ app.conf.update(
     task_reject_on_worker_lost=True,
     worker_prefetch_multiplier=1,
     broker_connection_retry_on_startup=True,
-    beat_schedule={"outbox-sweep": {"task": "outbox.sweep", "schedule": SWEEP_EVERY}},
+    beat_schedule={"outbox-sweep": {"task": SWEEP, "schedule": SWEEP_EVERY}},
     task_default_queue=os.environ.get("KOTLIK_QUEUE", "kotlik"),
     worker_hijack_root_logger=False,
 )
+quiet_routine_sweeps()

@@ -6,13 +6,17 @@ from functools import cache
 from typing import Any
 from uuid import UUID
 
+from celery.utils.log import get_task_logger
 from psycopg import OperationalError
 from psycopg_pool import ConnectionPool
 
 from events.database import create_pool
 from projections import commands
 from workers.app import app
+from workers.logs import SWEEP
 from workers.relay import flush
+
+log = get_task_logger(__name__)
 
 
 @cache
@@ -46,8 +50,11 @@ def score_game(game_id: str, expected: int) -> bool:
         return commands.score_game(conn, UUID(game_id), expected) is not None
 
 
-@app.task(name="outbox.sweep", acks_late=True)
+@app.task(name=SWEEP, acks_late=True)
 def sweep() -> int:
     """Re-send what no process relayed (a crash between commit and send, a broker outage)."""
     with _pool().connection() as conn:
-        return flush(conn)
+        resent = flush(conn)
+    if resent:
+        log.warning("the outbox sweep re-sent %d task(s) the broker had not got", resent)
+    return resent

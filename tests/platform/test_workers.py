@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -39,8 +40,9 @@ def test_bots_alone_play_a_whole_game(api: Client) -> None:
     assert summary["status"] == "finished"
 
 
-def test_the_sweep_sends_what_no_process_relayed(pool: Any, worker: Any) -> None:
-    """A game created without the API's relay (a crash after commit) still gets its bot turn."""
+def test_the_sweep_sends_what_no_process_relayed(pool: Any, worker: Any, worker_log: Path) -> None:
+    """A game created without the API's relay (a crash after commit) still gets its bot turn, and
+    the worker's log tells of that re-send but not of the routine sweeps that found nothing."""
     with pool.connection() as conn:
         created = commands.create_game(conn, GAME, [{"name": "Bot", "bot": "default"}, {"name": "H"}], {})
         assert pending(conn) >= 1
@@ -53,6 +55,12 @@ def test_the_sweep_sends_what_no_process_relayed(pool: Any, worker: Any) -> None
             break
         time.sleep(0.5)
     assert row.version > created.game.version and row.to_move == [1]
+    while b"outbox sweep re-sent" not in worker_log.read_bytes() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    log = worker_log.read_text()
+    assert "the outbox sweep re-sent" in log
+    assert "Task bots.play_turn[" in log
+    assert "Task outbox.sweep[" not in log and "Sending due task outbox-sweep" not in log
 
 
 def test_a_duplicate_task_is_harmless(pool: Any, api: Client) -> None:

@@ -1,0 +1,31 @@
+"""The worker's log keeps to what happened: a sweep that finds nothing to re-send is not news.
+
+The outbox sweep runs every few seconds; Celery would log three lines for each run (beat sending
+it, the worker receiving it, its success). Those lines are dropped; a sweep that does re-send
+something says so itself, as a warning.
+"""
+
+from __future__ import annotations
+
+import logging
+
+SWEEP = "outbox.sweep"
+#: Where Celery logs a task's receipt, its success and beat's sending of it.
+_CELERY_LOGGERS = ("celery.worker.strategy", "celery.app.trace", "celery.beat")
+
+
+class RoutineSweep(logging.Filter):
+    """Refuses Celery's INFO records about the sweep task; lets everything else through."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.INFO:
+            return True
+        args = record.args
+        if isinstance(args, dict):
+            return args.get("name") != SWEEP
+        return not (isinstance(args, tuple) and SWEEP in args)
+
+
+def quiet_routine_sweeps() -> None:
+    for name in _CELERY_LOGGERS:
+        logging.getLogger(name).addFilter(RoutineSweep())
