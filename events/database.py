@@ -7,6 +7,7 @@ PostgreSQL installed; it stops when the last process that opened it exits.
 from __future__ import annotations
 
 import os
+import warnings
 from functools import cache
 from pathlib import Path
 
@@ -26,7 +27,11 @@ def data_dir() -> Path:
 @cache
 def embedded_url() -> str:
     """Start (or join) the embedded server and return its URL."""
-    import pgserver  # imported late: only a machine without DATABASE_URL needs it
+    with warnings.catch_warnings():
+        # Without XDG_RUNTIME_DIR (a server, a container) pgserver's lock goes under /tmp, which
+        # is fine; platformdirs would warn about it on every start.
+        warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
+        import pgserver  # imported late: only a machine without DATABASE_URL needs it
 
     pgdata = data_dir() / "pgdata"
     pgdata.mkdir(parents=True, exist_ok=True)
