@@ -10,6 +10,7 @@ import os
 import warnings
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
@@ -24,18 +25,22 @@ def data_dir() -> Path:
     return Path(xdg) / "kotlik"
 
 
-@cache
-def embedded_url() -> str:
-    """Start (or join) the embedded server and return its URL."""
+def embedded_server(pgdata: Path, cleanup_mode: str = "stop") -> Any:
+    """A ``pgserver`` PostgreSQL keeping its files in ``pgdata``: started, or joined if running."""
     with warnings.catch_warnings():
         # Without XDG_RUNTIME_DIR (a server, a container) pgserver's lock goes under /tmp, which
         # is fine; platformdirs would warn about it on every start.
         warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
         import pgserver  # imported late: only a machine without DATABASE_URL needs it
 
-    pgdata = data_dir() / "pgdata"
     pgdata.mkdir(parents=True, exist_ok=True)
-    return str(pgserver.get_server(pgdata, cleanup_mode="stop").get_uri())
+    return pgserver.get_server(pgdata, cleanup_mode=cleanup_mode)
+
+
+@cache
+def embedded_url() -> str:
+    """Start (or join) the embedded server under the data directory and return its URL."""
+    return str(embedded_server(data_dir() / "pgdata").get_uri())
 
 
 def database_url() -> str:

@@ -34,9 +34,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if os.environ.get("DATABASE_URL"):
         yield os.environ["DATABASE_URL"]
         return
-    import pgserver
+    from events.database import embedded_server
 
-    server = pgserver.get_server(tmp_path_factory.mktemp("pgdata"), cleanup_mode="delete")
+    server = embedded_server(tmp_path_factory.mktemp("pgdata"), cleanup_mode="delete")
     yield str(server.get_uri())
     server.cleanup()
 
