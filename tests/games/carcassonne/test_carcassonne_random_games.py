@@ -36,6 +36,16 @@ def _final_checks(m: Match, seats: int) -> None:
     check(s, m.events)
 
 
+def _accepted_exactly_when_listed(s: dict, seat: int, candidates: list[dict], actions: list[dict]) -> None:
+    for c in candidates:
+        try:
+            game.decide(s, seat, c, Rng(b"probe", "candidate"))
+            accepted = True
+        except IllegalMove:
+            accepted = False
+        assert accepted == (c in actions), c
+
+
 def _exactly_the_listed_magic_commands(s: dict, seat: int, actions: list[dict]) -> None:
     """Every conceivable magic command is accepted by ``decide`` exactly when it is listed."""
     candidates: list[dict] = [{"type": "remove_magic", "figure": f} for f in ("mage", "witch")]
@@ -44,13 +54,7 @@ def _exactly_the_listed_magic_commands(s: dict, seat: int, actions: list[dict]) 
         _, x, y, _ = s["tiles"][int(t)]
         for f in ("mage", "witch"):
             candidates.append({"type": "place_magic", "figure": f, "x": x, "y": y, "feature": int(i)})
-    for c in candidates:
-        try:
-            game.decide(s, seat, c, Rng(b"probe", "magic"))
-            accepted = True
-        except IllegalMove:
-            accepted = False
-        assert accepted == (c in actions), c
+    _accepted_exactly_when_listed(s, seat, candidates, actions)
 
 
 def _exactly_the_listed_commands(s: dict, seat: int, actions: list[dict]) -> None:
@@ -63,13 +67,7 @@ def _exactly_the_listed_commands(s: dict, seat: int, actions: list[dict]) -> Non
     for x in range(min(xs) - 1, max(xs) + 2):
         for y in range(min(ys) - 1, max(ys) + 2):
             candidates += [{"type": "place_tile", "x": x, "y": y, "rotation": r} for r in range(4)]
-    for c in candidates:
-        try:
-            game.decide(s, seat, c, Rng(b"probe", "any"))
-            accepted = True
-        except IllegalMove:
-            accepted = False
-        assert accepted == (c in actions), c
+    _accepted_exactly_when_listed(s, seat, candidates, actions)
 
 
 def _traced(m: Match, seed: bytes) -> None:
