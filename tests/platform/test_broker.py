@@ -1,0 +1,73 @@
+"""The default broker on a fresh database: processes that touch it first, all at once, all survive.
+
+kombu creates its tables lazily; before they were created under a lock, a web process, a worker
+and its beat racing to create them left one of them with a UniqueViolation, which killed
+``kotlik up`` in about one start in five.
+"""
+
+from __future__ import annotations
+
+import secrets
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from processes import ROOT, alive, descendants, environment, fresh_database, kotlik, stop, wait_for_line
+
+from events.database import sqlalchemy_url
+from workers.broker import ALIAS
+
+#: Each process waits for the same instant, then touches the broker: half as ``prepare`` does
+#: (``kotlik up``/``worker``/``migrate``), half as a web process sending its first task does.
+_TOUCH = """
+import sys, time
+from kombu import Connection
+from workers.broker import prepare
+url, queue, start, how = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+while time.time() < start:
+    time.sleep(0.001)
+if how == "prepare":
+    prepare(url, queue)
+else:
+    with Connection(url) as conn:
+        conn.SimpleQueue(queue).put({"hello": "broker"})
+"""
+
+
+def test_processes_touching_a_fresh_broker_at_once_all_succeed(server_url: str) -> None:
+    for _ in range(3):
+        with fresh_database(server_url) as database:
+            url = f"{ALIAS}+{sqlalchemy_url(database)}"
+            start = time.time() + 2.0  # after every interpreter has imported kombu
+            touches = [
+                subprocess.Popen(
+                    [sys.executable, "-c", _TOUCH, url, "kotlik", str(start), how],
+                    cwd=ROOT,
+                    stderr=subprocess.PIPE,
+                )
+                for how in ("prepare", "send", "prepare", "send")
+            ]
+            for touch in touches:
+                _, err = touch.communicate(timeout=60)
+                assert touch.returncode == 0, err.decode()
+
+
+def test_workers_started_at_once_on_a_fresh_database_all_come_up(server_url: str, tmp_path: Path) -> None:
+    with fresh_database(server_url) as database:
+        env = environment(DATABASE_URL=database, CELERY_BROKER_URL=None, KOTLIK_QUEUE=secrets.token_hex(4))
+        logs = [tmp_path / f"worker-{i}.log" for i in range(3)]
+        workers = [kotlik(["worker", "--concurrency", "1"], env, log) for log in logs]
+        try:
+            for worker, log in zip(workers, logs, strict=True):
+                wait_for_line(worker, log, " ready.", 90)
+            children = [c for w in workers for c in descendants(w.pid)]
+            for worker in workers:
+                worker.terminate()
+            for worker, log in zip(workers, logs, strict=True):
+                assert worker.wait(timeout=30) == 0, log.read_text()
+                assert "Unrecoverable" not in log.read_text()
+            assert not [c for c in children if alive(c)], "a child outlived kotlik worker"
+        finally:
+            for worker in workers:
+                stop(worker)
