@@ -1,23 +1,25 @@
 """``kotlik``: run the whole service with one command, or its parts separately.
 
-``kotlik up`` resolves the database (``DATABASE_URL`` or the embedded server), migrates it, and
-runs a Celery worker and gunicorn as children that inherit that URL; Ctrl-C or SIGTERM stops
-them, then the embedded server.
+``kotlik up`` resolves the database (``DATABASE_URL`` or the embedded server), migrates it,
+prepares the default broker's tables, and runs a Celery worker and gunicorn as children that
+inherit that URL (see :mod:`service.supervise`). It says it is up once ``GET /health`` answers,
+restarts a child that dies, and on Ctrl-C or SIGTERM stops them, then the embedded server.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import signal
-import subprocess
+import socket
 import sys
-import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from types import FrameType
+from typing import Any
+from urllib.request import urlopen
 
-from events.database import data_dir, database_url, migrate
+from events.database import data_dir, embedded_server, migrate
+from service.supervise import Child, Supervisor, log
 
 
 def _web_command(host: str, port: int, workers: int) -> list[str]:
@@ -55,44 +57,116 @@ def _schedule() -> Path:
     return data_dir() / "celerybeat-schedule"
 
 
-def _database() -> str:
-    url = database_url()
-    os.environ["DATABASE_URL"] = url
-    return url
+@contextmanager
+def _database() -> Iterator[str]:
+    """``DATABASE_URL``, or the embedded server, which this command then stops when it ends.
+
+    Children inherit the URL through the environment, so only this process holds the server.
+    """
+    configured = os.environ.get("DATABASE_URL")
+    if configured:
+        yield configured
+        return
+    server = embedded_server(data_dir() / "pgdata")
+    _forget_dead_holders(server)
+    os.environ["DATABASE_URL"] = url = str(server.get_uri())
+    try:
+        yield url
+    finally:
+        server.cleanup()  # stops the server unless another live process still holds it
+
+
+def _forget_dead_holders(server: Any) -> None:
+    """Drop processes that no longer exist from pgserver's list of the server's holders.
+
+    pgserver stops the server when the last process in ``.handle_pids.json`` exits; a holder
+    that was killed never removes itself, and then no later ``kotlik`` would stop the server.
+    """
+    import psutil  # pgserver's own dependency
+
+    def alive(pid: int) -> bool:
+        try:
+            return bool(psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
+        except psutil.NoSuchProcess:
+            return False
+
+    with server._lock:  # pgserver's inter-process lock over that file
+        holders = server.global_process_id_list
+        holders.put([pid for pid in holders.get() if alive(pid)])
+
+
+def _prepare_broker() -> None:
+    """kombu's tables and the queue, made once here rather than raced for by the children."""
+    from workers.app import app
+    from workers.broker import prepare
+
+    prepare(app.conf.broker_url, app.conf.task_default_queue)
+
+
+def _port_taken(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on, or None if it can."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
+            probe.bind(address)
+    except OSError as e:
+        return e.strerror or str(e)
+    return None
+
+
+def _refuse_taken_port(host: str, port: int) -> bool:
+    taken = _port_taken(host, port)
+    if taken:
+        log(f"cannot listen on {host}:{port} ({taken}); stop what uses it or choose another --port")
+    return bool(taken)
+
+
+def _answers(host: str, port: int) -> Callable[[], bool]:
+    """Whether ``GET /health`` answers 200 on the address gunicorn listens on."""
+    local = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+    url = f"http://[{local}]:{port}/health" if ":" in local else f"http://{local}:{port}/health"
+
+    def check() -> bool:
+        try:
+            with urlopen(url, timeout=1) as reply:
+                return bool(reply.status == 200)
+        except OSError:
+            return False
+
+    return check
 
 
 def up(args: argparse.Namespace) -> int:
-    url = _database()
-    migrate(url)
-    children = [
-        subprocess.Popen(worker_command(args.concurrency, _schedule())),
-        subprocess.Popen(_web_command(args.host, args.port, args.workers)),
-    ]
-    print(f"Kotlík is up: http://{args.host}:{args.port}/api/v1/docs  (Ctrl-C stops it)", flush=True)
-    stopping = False
+    if _refuse_taken_port(args.host, args.port):
+        return 1
+    with _database() as url:
+        migrate(url)
+        _prepare_broker()
+        web = Child("web server", _web_command(args.host, args.port, args.workers))
+        worker = Child("worker", worker_command(args.concurrency, _schedule()))
+        with Supervisor([worker, web]) as children:
+            children.start()
+            if not children.wait_for(_answers(args.host, args.port), web):
+                return 0 if children.stopping else _web_failed(web, args.host, args.port)
+            print(f"Kotlík is up: http://{args.host}:{args.port}/api/v1/docs  (Ctrl-C stops it)", flush=True)
+            return children.watch(restart=True)
 
-    def stop(signum: int, frame: FrameType | None) -> None:
-        nonlocal stopping
-        stopping = True
 
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
-    while not stopping and all(c.poll() is None for c in children):
-        time.sleep(0.2)
-    for child in children:
-        if child.poll() is None:
-            child.terminate()
-    deadline = time.monotonic() + 20
-    for child in children:
-        try:
-            child.wait(timeout=max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            child.kill()
-    return 0 if stopping else 1
+def _web_failed(web: Child, host: str, port: int) -> int:
+    code = web.exited()
+    if code is None:  # the web server runs; another child was given up on
+        return 1
+    taken = _port_taken(host, port)
+    reason = f"{host}:{port} is taken ({taken})" if taken else "see its log above"
+    log(f"the web server exited with code {code} before the API answered: {reason}")
+    return 1
 
 
 def migrate_command(args: argparse.Namespace) -> int:
-    migrate(_database())
+    with _database() as url:
+        migrate(url)
+        _prepare_broker()
     return 0
 
 
@@ -103,7 +177,7 @@ def audit(args: argparse.Namespace) -> int:
     from events.database import create_pool
     from projections.audit import verify
 
-    with create_pool(_database(), max_size=1) as pool, pool.connection() as conn:
+    with _database() as url, create_pool(url, max_size=1) as pool, pool.connection() as conn:
         problems = verify(conn, UUID(args.game_id))
     for problem in problems:
         print(problem)
@@ -112,13 +186,22 @@ def audit(args: argparse.Namespace) -> int:
 
 
 def web(args: argparse.Namespace) -> int:
-    _database()
-    return subprocess.call(_web_command(args.host, args.port, args.workers))
+    if _refuse_taken_port(args.host, args.port):
+        return 1
+    with _database():
+        command = _web_command(args.host, args.port, args.workers)
+        with Supervisor([Child("web server", command)]) as children:
+            children.start()
+            return children.watch(restart=False)
 
 
 def worker(args: argparse.Namespace) -> int:
-    _database()
-    return subprocess.call(worker_command(args.concurrency, _schedule() if args.beat else None))
+    with _database():
+        _prepare_broker()
+        command = worker_command(args.concurrency, _schedule() if args.beat else None)
+        with Supervisor([Child("worker", command)]) as children:
+            children.start()
+            return children.watch(restart=False)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
