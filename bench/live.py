@@ -1,0 +1,385 @@
+"""The live path (issue 13): commands, bots, state loads and watchers, against the raw commit limit.
+
+Prints figures and asserts nothing. Each figure is the median and min–max over ``--reps``
+repetitions and, because this small shared machine makes absolute numbers noisy, also a ratio to
+the raw durable-commit limit measured in the same run (the raw section always runs for that).
+
+The service is started as a user starts it, by the ``kotlik`` CLI with its defaults, on a scratch
+database ``kotlik_bench_<hex>`` of ``DATABASE_URL``'s server (else the machine's default one) that
+is dropped at the end; every process it starts is stopped.
+
+    python bench/live.py [--reps 3] [--seconds 10] [--sections raw,commands,bots,load,watchers]
+                         [--streams 1000] [--polls 500] [--quick]
+
+Needs aiohttp: ``pip install -e ".[bench]"``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import secrets
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from livepath import bots, folds, known, raw, scratch, services, watchers
+from livepath.client import TIMEOUT, Api, Tally, raise_open_files, session
+from livepath.figures import DURATION, RATE, Board, percentile, render
+from livepath.players import ASKING, KNOWING, Driver, Window
+
+SECTIONS = {
+    "raw": "durable one-row INSERT + COMMIT per transaction",
+    "commands": "two-human Kupferkessel games over HTTP (only the POST /commands is timed)",
+    "bots": "human vs the default bot: 201 → the bot's first event on /stream",
+    "load": "projections.fold.load of a long game, with and without snapshots",
+    "watchers": "open /stream and /state?wait long-polls over 50 games while they play (post-only)",
+}
+PROCESSES = (1, 4, 16)
+CONCURRENCY = (1, 16, 50)
+WATCHED_GAMES = 50
+REDIS = "redis://127.0.0.1:6379/0"
+#: Seconds the streams get after the window to deliver what was committed in it.
+GRACE = 2.0
+
+
+@dataclass
+class Run:
+    args: argparse.Namespace
+    board: Board
+    database: str
+    logs: Path
+    run_id: str
+    scripts: list[known.Script]
+    limit: float | None = None
+
+    def env(self, broker: str | None = None) -> dict[str, str]:
+        return services.environment(self.database, f"kotlik-bench-{self.run_id}", self.logs, broker)
+
+
+def _progress(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _failures(run: Run, where: str, tally: Tally) -> None:
+    if tally.failures:
+        detail = ", ".join(f"{status} ×{n}" for status, n in sorted(tally.failures.items()))
+        run.board.note(f"{where}: {detail}")
+
+
+def _ms(seconds: float) -> float:
+    return 1000 * seconds
+
+
+# --- raw -------------------------------------------------------------------------------------
+
+
+def raw_section(run: Run) -> None:
+    raw.prepare(run.database)
+    for rep in range(run.args.reps):
+        for n in PROCESSES:
+            rate = raw.commits_per_second(run.database, n, run.args.seconds)
+            run.board.add("raw", f"{n:>2} process{'es' if n > 1 else ''}: commits/s", rate, "/s", RATE)
+            _progress(f"raw rep {rep + 1}: {n} processes {rate:,.0f} commits/s")
+    run.limit = max(f.median for f in run.board.figures("raw"))
+
+
+# --- commands --------------------------------------------------------------------------------
+
+
+async def _drive(base: str, mode: str, concurrency: int, run: Run) -> tuple[Driver, float]:
+    async with session() as s:
+        driver = Driver(Api(s, base), mode, run.scripts, run.args.max_games, run.args.seed)
+        await driver.prepare(concurrency)
+        window = Window.of(run.args.seconds)
+        await driver.run(window)
+    return driver, run.args.seconds
+
+
+def _post_figures(run: Run, section: str, label: str, driver: Driver, seconds: float) -> None:
+    posts = driver.posts
+    run.board.add(section, f"{label}: commands/s", len(posts.seconds) / seconds, "/s", RATE)
+    run.board.add(section, f"{label}: POST p50", _ms(percentile(posts.seconds, 50)), "ms", DURATION)
+    run.board.add(section, f"{label}: POST p99", _ms(percentile(posts.seconds, 99)), "ms", DURATION)
+    run.board.add(section, f"{label}: failed calls", posts.failed + driver.other.failed, "count")
+    _failures(run, f"{section} {label} POST", posts)
+    _failures(run, f"{section} {label} other calls", driver.other)
+
+
+def commands_section(run: Run) -> None:
+    with services.running(run.env(), run.logs / "commands", worker=False) as stack:
+        asyncio.run(_drive(stack.base, ASKING, 2, run))  # warm-up: imports, pools, first folds
+        for rep in range(run.args.reps):
+            for concurrency in CONCURRENCY:
+                for mode in (ASKING, KNOWING):
+                    driver, seconds = asyncio.run(_drive(stack.base, mode, concurrency, run))
+                    _post_figures(run, "commands", f"{mode} ×{concurrency}", driver, seconds)
+                    _progress(
+                        f"commands rep {rep + 1}: {mode} ×{concurrency}: {len(driver.posts.seconds)} "
+                        f"commands, {driver.games} games, {driver.posts.failed} failed"
+                    )
+
+
+# --- bots ------------------------------------------------------------------------------------
+
+
+async def _bot_replies(base: str, seconds: float, seed: int) -> bots.Replies:
+    async with session() as s:
+        return await bots.measure(Api(s, base), Window.of(seconds), seed)
+
+
+def _redis_reachable(url: str) -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(url, socket_timeout=2).ping())
+    except redis.RedisError:
+        return False
+
+
+def _forget_queue(url: str, queue: str) -> None:
+    """Delete the run's own queue keys from Redis; other queues are left alone."""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=2)
+    for key in client.scan_iter(match=f"*{queue}*"):
+        client.delete(key)
+
+
+def bots_section(run: Run) -> None:
+    for name, broker in (("database broker", None), ("redis broker", run.args.redis)):
+        if broker and not _redis_reachable(broker):
+            run.board.note(f"bots: {broker} does not answer; the Redis figures are left out")
+            continue
+        with services.running(run.env(broker), run.logs / f"bots-{name.split()[0]}", worker=True) as stack:
+            asyncio.run(_bot_replies(stack.base, min(5.0, run.args.seconds), run.args.seed))  # warm-up
+            for rep in range(run.args.reps):
+                replies = asyncio.run(_bot_replies(stack.base, run.args.seconds, run.args.seed + rep))
+                waits = replies.waits.seconds
+                run.board.add("bots", f"{name}: replies timed", len(waits), "count")
+                run.board.add("bots", f"{name}: reply p50", _ms(percentile(waits, 50)), "ms", DURATION)
+                run.board.add("bots", f"{name}: reply p99", _ms(percentile(waits, 99)), "ms", DURATION)
+                run.board.add("bots", f"{name}: failed", replies.waits.failed + replies.calls.failed, "count")
+                _failures(run, f"bots {name} replies", replies.waits)
+                _failures(run, f"bots {name} calls", replies.calls)
+                _progress(f"bots rep {rep + 1}: {name}: {len(waits)} replies in {replies.games} games")
+        if broker:
+            _forget_queue(broker, f"kotlik-bench-{run.run_id}")
+
+
+# --- load ------------------------------------------------------------------------------------
+
+
+def load_section(run: Run) -> None:
+    from events.database import create_pool
+
+    with create_pool(run.database, max_size=2) as pool:
+        built = folds.build(pool, folds.SIZES[-1], run.args.build_seconds, run.args.seed)
+        run.board.note(
+            f"load: a {built.version:,}-event {folds.LONG_GAME} game (both seats passing) was built in "
+            f"{built.seconds:.0f} s through projections.commands.play; load(at=N) times an N-event game"
+        )
+        if built.version < folds.SIZES[-1]:
+            run.board.note(f"load: the build stopped short of {folds.SIZES[-1]:,} events (--build-seconds)")
+        for rep in range(run.args.reps):
+            times = folds.measure(pool, built)
+            for n in folds.sizes(built):
+                with_s, without_s = times[(n, True)], times[(n, False)]
+                run.board.add("load", f"{n:>6,} events, snapshots", _ms(with_s), "ms", DURATION)
+                run.board.add("load", f"{n:>6,} events, no snapshots", _ms(without_s), "ms", DURATION)
+                run.board.add("load", f"{n:>6,} events, cold fold events/s", n / without_s, "/s", RATE)
+            _progress(f"load rep {rep + 1}: done")
+
+
+# --- watchers --------------------------------------------------------------------------------
+
+
+async def _rss_peak(stack: services.Stack, peak: list[float]) -> None:
+    while True:
+        mib, count = await asyncio.to_thread(services.web_rss_mib, stack)
+        peak[0], peak[1] = max(peak[0], mib), max(peak[1], count)
+        await asyncio.sleep(1.0)
+
+
+async def _until_streams_answer(watched: watchers.Watched, streams: int) -> None:
+    """Let the streams connect before the window (at most the client timeout)."""
+    deadline = time.monotonic() + TIMEOUT + 1
+    while time.monotonic() < deadline:
+        segments = watched.segments
+        if len(segments) >= streams and not any(s.status == "connecting" for s in segments):
+            return
+        await asyncio.sleep(0.2)
+
+
+async def _watch(
+    stack: services.Stack, run: Run
+) -> tuple[Driver, watchers.Watched, Window, list[float], int]:
+    raise_open_files(run.args.streams + run.args.polls + 1024)
+    peak = [0.0, 0.0]
+    async with session() as s:
+        api = Api(s, stack.base)
+        driver = Driver(api, KNOWING, run.scripts, run.args.max_games, run.args.seed)
+        await driver.prepare(WATCHED_GAMES)
+        watched, tables = watchers.Watched(), driver.tables
+        jobs = [
+            watchers.follow_stream(api, tables[i % len(tables)], watched) for i in range(run.args.streams)
+        ]
+        jobs += [watchers.poll(api, tables[i % len(tables)], watched) for i in range(run.args.polls)]
+        jobs += [watchers.read_catalog(api, watched), _rss_peak(stack, peak)]
+        tasks = [asyncio.create_task(job) for job in jobs]
+        await _until_streams_answer(watched, run.args.streams)
+        open_at_start = sum(seg.status == 200 and not seg.closed for seg in watched.segments)
+        window = Window.of(run.args.seconds)
+        await driver.run(window)
+        await asyncio.sleep(GRACE)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return driver, watched, window, peak, open_at_start
+
+
+def watchers_section(run: Run) -> None:
+    run.board.note(
+        f"watchers: {run.args.streams} streams and {run.args.polls} long-polls (wait={watchers.POLL_WAIT}) "
+        f"over {WATCHED_GAMES} games; client timeout {TIMEOUT:.0f} s"
+    )
+    for rep in range(run.args.reps):
+        with services.running(run.env(), run.logs / f"watchers-{rep}", worker=False) as stack:
+            driver, watched, window, peak, open_at_start = asyncio.run(_watch(stack, run))
+        seconds = run.args.seconds
+        _post_figures(run, "watchers", "post-only ×50", driver, seconds)
+        got = watchers.delivery(watched, driver.history, window)
+        add = run.board.add
+        add("watchers", "streams open at the window's start", open_at_start, "count")
+        add("watchers", "stream attempts refused or timed out", got.refused, "count")
+        add("watchers", "streams still unanswered at the end", got.waiting, "count")
+        add("watchers", "streams that got every version", 100 * got.complete / max(got.followed, 1), "%")
+        add("watchers", "versions missed on open streams", got.missing, "count")
+        add(
+            "watchers", "stream delivery p50 (after the 201)", _ms(percentile(got.delays, 50)), "ms", DURATION
+        )
+        add(
+            "watchers", "stream delivery p99 (after the 201)", _ms(percentile(got.delays, 99)), "ms", DURATION
+        )
+        add("watchers", "long-polls answered 200", len(watched.polls.seconds), "count")
+        add("watchers", "long-polls failed or timed out", watched.polls.failed, "count")
+        add(
+            "watchers",
+            "long-poll delivery p99 (after the 201)",
+            _ms(percentile(watched.poll_delays, 99)),
+            "ms",
+            DURATION,
+        )
+        add("watchers", "GET /catalog p99", _ms(percentile(watched.catalog.seconds, 99)), "ms", DURATION)
+        add("watchers", "GET /catalog failed", watched.catalog.failed, "count")
+        add("watchers", "web RSS, peak (gunicorn master + workers)", peak[0], "MiB")
+        add("watchers", "web processes", peak[1], "count")
+        _failures(run, "watchers polls", watched.polls)
+        _failures(run, "watchers catalog", watched.catalog)
+        _progress(
+            f"watchers rep {rep + 1}: {got.opened} streams opened, {len(driver.posts.seconds)} commands"
+        )
+
+
+# --- the run ---------------------------------------------------------------------------------
+
+
+def _arguments(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--reps", type=int, help="repetitions of every figure (3; --quick: 1)")
+    parser.add_argument("--seconds", type=float, help="length of each timed window (10; --quick: 3)")
+    parser.add_argument("--sections", default=",".join(SECTIONS), help="comma-separated; raw always runs")
+    parser.add_argument("--streams", type=int, help="open /stream clients (1000; --quick: 100)")
+    parser.add_argument("--polls", type=int, help="open /state?wait long-polls (500; --quick: 50)")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 1 rep, 3 s, 100 streams, 50 polls")
+    parser.add_argument("--max-games", type=int, default=2000, help="cap on games created per window")
+    parser.add_argument("--build-seconds", type=float, default=180, help="cap on building the long game")
+    parser.add_argument("--redis", default=REDIS, help="the Redis broker of the bots section")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--logs", help="keep the services' logs in this directory (default: discarded)")
+    args = parser.parse_args(argv)
+    quick = {"reps": 1, "seconds": 3.0, "streams": 100, "polls": 50}
+    full = {"reps": 3, "seconds": 10.0, "streams": 1000, "polls": 500}
+    for name, value in (quick if args.quick else full).items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    args.sections = [s.strip() for s in args.sections.split(",") if s.strip()]
+    unknown = sorted(set(args.sections) - set(SECTIONS))
+    if unknown:
+        parser.error(f"unknown sections {unknown}; known: {', '.join(SECTIONS)}")
+    return args
+
+
+def _header(run: Run, server: str) -> str:
+    where = urlsplit(server)
+    load1, load5, _ = os.getloadavg()
+    return "\n".join(
+        [
+            f"bench/live.py: reps {run.args.reps}, {run.args.seconds:g} s windows, sections "
+            f"{','.join(run.args.sections)}, seed {run.args.seed}",
+            f"server {where.hostname}:{where.port or 5432} ({scratch.durability(run.database)}); "
+            f"{os.cpu_count()} cores, load average {load1:.2f}/{load5:.2f} at the start",
+            f"post-only: the client plays games it computed beforehand from an arranged deck "
+            f"({known.GAME} draws only in setup), so only POST /games and /commands reach the server",
+            "actions+post: GET /actions (last mover's seat first) before each POST; the POST alone is timed",
+            "vs raw limit: a rate ÷ the best raw commits/s; a duration × it (raw commits that fit in it)",
+        ]
+    )
+
+
+RUNNERS = {
+    "commands": commands_section,
+    "bots": bots_section,
+    "load": load_section,
+    "watchers": watchers_section,
+}
+
+
+def _sections(run: Run) -> None:
+    raw_section(run)
+    if set(run.args.sections) - {"raw"}:
+        services.migrate(run.env())
+    for section in run.args.sections:
+        if section in RUNNERS:
+            RUNNERS[section](run)
+
+
+def _report(run: Run, header: str, started: float) -> str:
+    titles = [(s, SECTIONS[s]) for s in SECTIONS if s == "raw" or s in run.args.sections]
+    lines = [header, "", render(run.board, run.limit, titles)]
+    notes = Counter(run.board.notes)
+    if notes:
+        lines += ["", "notes:"]
+        lines += [f"  {text}" + (f" (×{times})" if times > 1 else "") for text, times in notes.items()]
+    limit = f"{run.limit:,.0f} commits/s" if run.limit else "not measured"
+    lines += ["", f"raw limit {limit}; the run took {time.monotonic() - started:.0f} s"]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the sections on a scratch database; print the table, also of a run that failed midway."""
+    args = _arguments(argv)
+    server = scratch.server_url()
+    run_id = secrets.token_hex(4)
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="kotlik-bench-") as temporary:
+        logs = Path(args.logs or temporary)
+        name, database = scratch.create(server, run_id)
+        run = Run(args, Board(), database, logs, run_id, known.scripts(20, args.seed))
+        header = "bench/live.py"
+        try:
+            header = _header(run, server)
+            _sections(run)
+        finally:
+            scratch.drop(server, name)
+            print(_report(run, header, started), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""Watchers: open streams and long-polls spread over live games, while the games play.
+
+Each stream follows its table: it opens ``/stream?after=<current version>`` and, when the table's
+game is replaced, moves to the new one. Each poller re-issues ``/state?wait=30&since=<known>``
+whenever it returns. A catalog reader asks ``/catalog`` every 100 ms. Nothing here waits longer
+than the client timeout for an answer to begin, and the run cancels everything at its end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+
+from livepath.client import TIMEOUT, Api, Tally
+from livepath.players import Table, Window
+from livepath.sse import Stream
+
+#: The long-poll's ``wait`` in seconds, as a client of the API would ask.
+POLL_WAIT = 30
+#: Seconds between catalog requests.
+CATALOG_EVERY = 0.1
+
+
+@dataclass
+class Watched:
+    """What the watchers saw; ``segments`` is one stream on one game each."""
+
+    segments: list[Stream] = field(default_factory=list)
+    polls: Tally = field(default_factory=Tally)
+    poll_delays: list[float] = field(default_factory=list)
+    catalog: Tally = field(default_factory=Tally)
+
+
+async def _until_replaced(table: Table, work: Awaitable[object]) -> None:
+    """Run ``work`` until it finishes or the table's game is replaced, whichever comes first."""
+    task = asyncio.ensure_future(work)
+    replaced = asyncio.ensure_future(table.replaced.wait())
+    try:
+        await asyncio.wait({task, replaced}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for pending in (task, replaced):
+            pending.cancel()
+        await asyncio.gather(task, replaced, return_exceptions=True)
+
+
+async def follow_stream(api: Api, table: Table, watched: Watched) -> None:
+    while True:
+        stream = Stream(api, table.game_id, table.version)
+        watched.segments.append(stream)
+        await _until_replaced(table, stream.run())
+        if stream.game_id != table.game_id:
+            continue
+        if stream.ended:
+            await table.replaced.wait()  # a finished game: follow the table's next one
+        else:
+            await asyncio.sleep(1.0)  # refused, timed out or closed: reconnect, gently
+
+
+async def poll(api: Api, table: Table, watched: Watched) -> None:
+    while True:
+        await _until_replaced(table, _poll_game(api, table, table.game_id, table.version, watched))
+
+
+async def _poll_game(api: Api, table: Table, game_id: str, known: int, watched: Watched) -> None:
+    while True:
+        params = {"wait": str(POLL_WAIT), "since": str(known)}
+        answer = await api.call("GET", f"/games/{game_id}/state", params=params, timeout=POLL_WAIT + TIMEOUT)
+        if answer.status == 304:
+            continue
+        if not watched.polls.record(answer, 200) or answer.version is None:
+            await asyncio.sleep(1.0)
+            continue
+        committed = table.history.get(game_id, {}).get(known + 1)
+        if committed is not None:
+            watched.poll_delays.append(answer.arrived - committed)
+        known = answer.version
+
+
+async def read_catalog(api: Api, watched: Watched) -> None:
+    tick = time.monotonic()
+    while True:
+        watched.catalog.record(await api.call("GET", "/catalog"), 200)
+        tick += CATALOG_EVERY
+        await asyncio.sleep(max(0.0, tick - time.monotonic()))
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """How the streams kept up with the 201s that reached the players within the window."""
+
+    opened: int
+    refused: int
+    #: Streams still waiting for an answer when the run ended.
+    waiting: int
+    complete: int
+    followed: int
+    missing: int
+    delays: list[float]
+
+
+def delivery(watched: Watched, history: dict[str, dict[int, float]], window: Window) -> Delivery:
+    """Compare each open stream's versions with those its game reached within the window."""
+    complete = followed = missing = 0
+    delays: list[float] = []
+    for stream in watched.segments:
+        if stream.status != 200:
+            continue
+        committed = history.get(stream.game_id, {})
+        expected = {v: t for v, t in committed.items() if v > stream.after and t <= window.deadline}
+        if not expected:
+            continue
+        followed += 1
+        lost = [v for v in expected if v not in stream.arrivals]
+        missing += len(lost)
+        complete += not lost
+        delays += [stream.arrivals[v] - t for v, t in expected.items() if v in stream.arrivals]
+    opened = sum(s.status == 200 for s in watched.segments)
+    refused = sum(s.status not in (200, "connecting") for s in watched.segments)
+    waiting = sum(s.status == "connecting" for s in watched.segments)
+    return Delivery(opened, refused, waiting, complete, followed, missing, delays)
