@@ -12,11 +12,12 @@ import argparse
 import os
 import socket
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.request import urlopen
+from urllib.request import ProxyHandler, build_opener
 
 from events.database import data_dir, embedded_server, migrate
 from service.supervise import Child, Supervisor, log
@@ -51,6 +52,10 @@ def worker_command(concurrency: int, schedule: Path | None = None) -> list[str]:
         schedule.parent.mkdir(parents=True, exist_ok=True)
         command += ["--beat", "--schedule", str(schedule)]
     return command
+
+
+#: Seconds ``kotlik up`` waits for the API's first answer before it gives up.
+STARTUP = 120.0
 
 
 def _schedule() -> Path:
@@ -126,10 +131,11 @@ def _answers(host: str, port: int) -> Callable[[], bool]:
     """Whether ``GET /health`` answers 200 on the address gunicorn listens on."""
     local = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
     url = f"http://[{local}]:{port}/health" if ":" in local else f"http://{local}:{port}/health"
+    direct = build_opener(ProxyHandler({}))  # never through an HTTP_PROXY from the environment
 
     def check() -> bool:
         try:
-            with urlopen(url, timeout=1) as reply:
+            with direct.open(url, timeout=1) as reply:
                 return bool(reply.status == 200)
         except OSError:
             return False
@@ -147,16 +153,19 @@ def up(args: argparse.Namespace) -> int:
         worker = Child("worker", worker_command(args.concurrency, _schedule()))
         with Supervisor([worker, web]) as children:
             children.start()
-            if not children.wait_for(_answers(args.host, args.port), web):
-                return 0 if children.stopping else _web_failed(web, args.host, args.port)
+            if not children.wait_for(_answers(args.host, args.port), web, STARTUP):
+                return 0 if children.stopping else _not_up(web, args.host, args.port)
             print(f"Kotlík is up: http://{args.host}:{args.port}/api/v1/docs  (Ctrl-C stops it)", flush=True)
             return children.watch(restart=True)
 
 
-def _web_failed(web: Child, host: str, port: int) -> int:
+def _not_up(web: Child, host: str, port: int) -> int:
+    """Say why the API never answered; the exit code of ``kotlik up``."""
     code = web.exited()
-    if code is None:  # the web server runs; another child was given up on
-        return 1
+    if code is None:
+        if time.monotonic() - web.started >= STARTUP:
+            log(f"the API did not answer http://{host}:{port}/health within {STARTUP:.0f} s; stopping")
+        return 1  # otherwise another child was given up on, which was said already
     taken = _port_taken(host, port)
     reason = f"{host}:{port} is taken ({taken})" if taken else "see its log above"
     log(f"the web server exited with code {code} before the API answered: {reason}")

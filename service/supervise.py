@@ -112,12 +112,14 @@ class Supervisor:
         for child in self.children:
             child.start()
 
-    def wait_for(self, ready: Callable[[], bool], child: Child) -> bool:
+    def wait_for(self, ready: Callable[[], bool], child: Child, timeout: float) -> bool:
         """Poll ``ready`` (restarting other children as needed) until it is true.
 
-        False if a signal came first, ``child`` exited first, or another child was given up on.
+        False if a signal came first, ``child`` exited first, another child was given up on, or
+        ``timeout`` seconds passed.
         """
-        while not self.stopping:
+        deadline = time.monotonic() + timeout
+        while not self.stopping and time.monotonic() < deadline:
             if child.exited() is not None:
                 return False
             if ready():
