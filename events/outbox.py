@@ -1,21 +1,57 @@
 """The outbox: work for the task queue, written in the same transaction as the events it follows.
 
-A row is relayed to the broker after commit and marked sent; a periodic sweep relays whatever a
-crashed process left behind. Several relays may run at once: ``SKIP LOCKED`` hands each row to one.
-Tasks are idempotent, so a row sent twice (sent, then the mark lost) does no harm.
+The process that committed a row hands it to the broker right after the commit and marks it sent
+(:func:`deliver`); a periodic sweep (:func:`relay`) sends whatever a crashed process left behind.
+Several relays may run at once: ``SKIP LOCKED`` hands each row to one. Tasks are idempotent, so a
+row sent twice (by its writer and a sweep, or sent and then the mark lost) does no harm.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from psycopg import Connection
 from psycopg.types.json import Jsonb
 
 
-def enqueue(conn: Connection[Any], task: str, args: list[Any]) -> None:
-    conn.execute("INSERT INTO outbox (task, args) VALUES (%s, %s)", (task, Jsonb(args)))
+@dataclass(frozen=True)
+class Queued:
+    """An outbox row written by the current transaction, to deliver once it has committed."""
+
+    id: int
+    task: str
+    args: list[Any]
+
+
+def enqueue(conn: Connection[Any], task: str, args: list[Any]) -> Queued:
+    row = conn.execute(
+        "INSERT INTO outbox (task, args) VALUES (%s, %s) RETURNING id", (task, Jsonb(args))
+    ).fetchone()
+    assert row is not None
+    return Queued(int(row["id"]), task, args)
+
+
+def deliver(conn: Connection[Any], queued: Sequence[Queued], send: Callable[[str, list[Any]], None]) -> int:
+    """Send rows this process has just committed, without scanning the table; returns how many.
+
+    A row whose ``send`` raises stays unsent for the sweep.
+    """
+    sent = []
+    for row in queued:
+        try:
+            send(row.task, row.args)
+        except Exception:
+            continue
+        sent.append(row.id)
+    if sent:
+        conn.execute(
+            "UPDATE outbox SET sent_at = now(), attempts = attempts + 1 "
+            "WHERE id = ANY(%s) AND sent_at IS NULL",
+            (sent,),
+        )
+    return len(sent)
 
 
 def relay(conn: Connection[Any], send: Callable[[str, list[Any]], None], limit: int = 100) -> int:

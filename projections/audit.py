@@ -7,7 +7,6 @@ means the log was not produced by these rules from this seed.
 
 from __future__ import annotations
 
-import json
 from itertools import groupby
 from typing import Any
 from uuid import UUID
@@ -18,6 +17,7 @@ import games
 from events import read
 from games.rng import Rng
 from projections import lobby
+from projections.commands import plain
 from projections.fold import PLATFORM
 
 
@@ -32,7 +32,7 @@ def verify(conn: Connection[Any], game_id: UUID, seed: bytes | None = None) -> l
     seed = seed or row.seed
     game = games.load(row.game)
     events = [e for e in read(conn, game_id) if not e.type.startswith(PLATFORM)]
-    opening = _plain(game.setup(dict(row.options), len(row.seats), Rng(seed, "setup")))
+    opening = plain(game.setup(dict(row.options), len(row.seats), Rng(seed, "setup")))
     problems = []
     if [e.body() for e in events[: len(opening)]] != opening:
         problems.append("the opening events do not follow from the seed")
@@ -44,7 +44,7 @@ def verify(conn: Connection[Any], game_id: UUID, seed: bytes | None = None) -> l
         logged = [e.body() for e in stored]
         head = stored[0]
         try:
-            decided = _plain(game.decide(state, head.meta["seat"], head.meta["command"], Rng(seed, f"v{at}")))
+            decided = plain(game.decide(state, head.meta["seat"], head.meta["command"], Rng(seed, f"v{at}")))
         except games.GameError as refused:
             decided = [{"refused": refused.reason}]
         if decided != logged:
@@ -52,8 +52,3 @@ def verify(conn: Connection[Any], game_id: UUID, seed: bytes | None = None) -> l
         for body in logged:
             state = game.evolve(state, body)
     return problems
-
-
-def _plain(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Events as they come back from jsonb (tuples as lists)."""
-    return list(json.loads(json.dumps(events)))

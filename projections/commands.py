@@ -2,7 +2,8 @@
 
 Each is one transaction that appends events and brings the lobby row, seat tokens, snapshots
 and outbox along, so no read model disagrees with the log and no bot turn or scoring is lost to
-a crash between the append and the enqueue.
+a crash between the append and the enqueue. What it returns carries everything an answer needs
+(the state after, the outbox rows to hand to the broker), so nothing is read again after commit.
 """
 
 from __future__ import annotations
@@ -10,20 +11,22 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 from uuid import UUID, uuid4
 
+import orjson
 from psycopg import Connection, errors
 
 import games
 from events import NewEvent, StoredEvent, VersionConflict, append, read
-from events.outbox import enqueue
+from events.outbox import Queued, enqueue
 from games.interface import Event, GameError, IllegalMove, InvalidOptions
 from games.rng import Rng
 from projections import lobby, tokens
-from projections.fold import PLATFORM, Folded, fold, load, remember
+from projections.cache import CACHE
+from projections.fold import PLATFORM, Folded, fold, remember
 
 
 class GameOver(GameError):
@@ -39,14 +42,21 @@ class Created:
     game: lobby.GameRow
     #: Bearer tokens of the human seats, shown once.
     tokens: dict[int, str]
+    #: Outbox rows (a bot's first turn) to hand to the broker now that they are committed.
+    queued: list[Queued]
 
 
 @dataclass(frozen=True)
 class Played:
     version: int
     events: list[StoredEvent]
+    #: The lobby row as the command found it (its static parts: game, options, seats).
+    game: lobby.GameRow
+    #: The game's state now: at ``version``, or later for a replayed idempotent command.
+    state: Any
     #: True when an idempotency key matched an earlier command and nothing was appended.
     replayed: bool = False
+    queued: list[Queued] = field(default_factory=list)
 
 
 def create_game(
@@ -56,7 +66,7 @@ def create_game(
     _check_seats(game, seats)
     seed = secrets.token_bytes(32)
     seed_sha256 = hashlib.sha256(seed).hexdigest()
-    opening = game.setup(dict(options), len(seats), Rng(seed, "setup"))
+    opening = plain(game.setup(dict(options), len(seats), Rng(seed, "setup")))
     new_id = uuid4()
     seats = [{"seat": i, "name": s["name"], "bot": s.get("bot")} for i, s in enumerate(seats)]
     created = {
@@ -76,10 +86,12 @@ def create_game(
             0,
             [NewEvent(f"{PLATFORM}GameCreated", created, meta), *(_new(e, meta) for e in opening)],
         )
-        after = Folded(fold(game, stored), stored[-1].version)
+        after = Folded(fold(game, (e.body() for e in stored)), stored[-1].version)
         arranged = bool(opening and opening[0].get("arranged"))
-        _project(conn, new_id, game, seats, 0, after, arranged=arranged)
-        return Created(lobby.get(conn, new_id), issued)
+        queued = _project(conn, new_id, game, seats, 0, after, arranged=arranged)
+        row = lobby.get(conn, new_id)
+    CACHE.put(new_id, after, stored)
+    return Created(row, issued, queued)
 
 
 def play(
@@ -92,7 +104,10 @@ def play(
     command_id: str | None = None,
     bot: str | None = None,
 ) -> Played:
-    """Decide ``command`` for ``seat`` and append what it caused; nothing is written on error."""
+    """Decide ``command`` for ``seat`` and append what it caused; nothing is written on error.
+
+    A hot game costs one read (its lobby row) and the writes: its state comes from the cache.
+    """
     request_hash = hashlib.sha256(json.dumps([seat, command], sort_keys=True).encode()).hexdigest()
     if command_id is not None:
         earlier = _replay(conn, game_id, command_id, request_hash)
@@ -101,13 +116,13 @@ def play(
     try:
         with conn.transaction():
             row = lobby.get(conn, game_id)
-            game = games.load(row.game)
-            before = load(conn, game_id, game)
-            if expected_version is not None and expected_version != before.version:
-                raise VersionConflict(game_id, expected_version, before.version)
-            if row.over or game.is_over(before.state):
+            if expected_version is not None and expected_version != row.version:
+                raise VersionConflict(game_id, expected_version, row.version)
+            if row.over:
                 raise GameOver("the game is over")
-            decided = game.decide(before.state, seat, command, Rng(row.seed, f"v{before.version}"))
+            game = games.load(row.game)
+            before = CACHE.state(conn, game_id, game, row.version)
+            decided = plain(game.decide(before.state, seat, command, Rng(row.seed, f"v{before.version}")))
             if not decided:
                 raise IllegalMove("that command changes nothing")
             meta = {
@@ -119,20 +134,23 @@ def play(
                 "rules_version": game.INFO.rules_version,
             }
             stored = append(conn, game_id, before.version, [_new(e, meta) for e in decided])
-            after = Folded(fold(game, stored, before.state), stored[-1].version)
-            _project(conn, game_id, game, row.seats, before.version, after)
+            after = Folded(fold(game, decided, before.state), stored[-1].version)
+            queued = _project(conn, game_id, game, row.seats, before.version, after)
             if command_id is not None:
                 conn.execute(
                     "INSERT INTO commands (game_id, command_id, request_hash, seat, first_version, "
                     "last_version) VALUES (%s, %s, %s, %s, %s, %s)",
                     (game_id, command_id, request_hash, seat, stored[0].version, after.version),
                 )
-    except errors.UniqueViolation:
+    except (errors.UniqueViolation, VersionConflict):
+        # The same key racing its first use loses at the append or at the key; it gets the
+        # winner's answer, which is committed by the time the primary key let us know.
         earlier = _replay(conn, game_id, command_id, request_hash) if command_id else None
         if earlier is None:
             raise
         return earlier
-    return Played(after.version, stored)
+    CACHE.put(game_id, after, stored)
+    return Played(after.version, stored, row, after.state, queued=queued)
 
 
 def play_bot(conn: Connection[Any], game_id: UUID, seat: int, expected: int) -> Played | None:
@@ -146,7 +164,7 @@ def play_bot(conn: Connection[Any], game_id: UUID, seat: int, expected: int) -> 
     if row.version != expected or row.over or seat not in row.to_move or not name:
         return None
     game = games.load(row.game)
-    state = load(conn, game_id, game).state
+    state = CACHE.state(conn, game_id, game, row.version).state
     actions = game.legal_actions(state, seat)
     command = game.BOTS[name](game.view(state, seat), actions, Rng(row.seed, f"bot:v{expected}"))
     try:
@@ -162,13 +180,19 @@ def score_game(conn: Connection[Any], game_id: UUID, expected: int) -> dict[str,
         if row.status != "scoring" or row.version != expected:
             return None
         game = games.load(row.game)
-        folded = load(conn, game_id, game)
+        folded = CACHE.state(conn, game_id, game, row.version)
         result = game.score(folded.state)
         meta = {"rules_version": game.INFO.rules_version}
         scored = NewEvent(f"{PLATFORM}GameScored", {"score": result, "seed": row.seed.hex()}, meta)
         stored = append(conn, game_id, folded.version, [scored])
         lobby.finish(conn, game_id, stored[-1].version, result)
-        return dict(result)
+    CACHE.put(game_id, Folded(folded.state, stored[-1].version), stored)
+    return dict(result)
+
+
+def plain(events: list[Event]) -> list[Event]:
+    """Events as they come back from jsonb (tuples as lists), so the cached fold equals a cold one."""
+    return list(orjson.loads(orjson.dumps(events, option=orjson.OPT_NON_STR_KEYS)))
 
 
 def _check_seats(game: ModuleType, seats: list[dict[str, Any]]) -> None:
@@ -194,18 +218,19 @@ def _project(
     before: int,
     after: Folded,
     arranged: bool | None = None,
-) -> None:
+) -> list[Queued]:
     """Bring the lobby, snapshots and outbox in step with the events just appended."""
     over = game.is_over(after.state)
     to_move = [] if over else list(game.to_move(after.state))
     lobby.advance(conn, game_id, after.version, to_move, "scoring" if over else "active", arranged)
     remember(conn, game_id, game, before, after)
     if over:
-        enqueue(conn, "scoring.score_game", [str(game_id), after.version])
-        return
-    for seat in to_move:
-        if seats[seat]["bot"]:
-            enqueue(conn, "bots.play_turn", [str(game_id), seat, after.version])
+        return [enqueue(conn, "scoring.score_game", [str(game_id), after.version])]
+    return [
+        enqueue(conn, "bots.play_turn", [str(game_id), seat, after.version])
+        for seat in to_move
+        if seats[seat]["bot"]
+    ]
 
 
 def _replay(conn: Connection[Any], game_id: UUID, command_id: str, request_hash: str) -> Played | None:
@@ -219,4 +244,6 @@ def _replay(conn: Connection[Any], game_id: UUID, command_id: str, request_hash:
     if row["request_hash"] != request_hash:
         raise KeyReused(f"Idempotency-Key {command_id!r} was used for a different command")
     first, last = row["first_version"], row["last_version"]
-    return Played(last, read(conn, game_id, after=first - 1, upto=last), replayed=True)
+    game_row = lobby.get(conn, game_id)
+    state = CACHE.state(conn, game_id, games.load(game_row.game), game_row.version).state
+    return Played(last, read(conn, game_id, after=first - 1, upto=last), game_row, state, replayed=True)

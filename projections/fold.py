@@ -15,7 +15,8 @@ from uuid import UUID
 from psycopg import Connection
 from psycopg.types.json import Jsonb
 
-from events import StoredEvent, read
+from events import bodies
+from games.interface import Event
 
 #: Fold cache interval in events; deleting snapshots loses nothing.
 SNAPSHOT_EVERY = 50
@@ -29,24 +30,25 @@ class Folded:
     version: int
 
 
-def fold(game: ModuleType, events: Iterable[StoredEvent], state: Any = None) -> Any:
+def fold(game: ModuleType, events: Iterable[Event], state: Any = None) -> Any:
+    """``state`` with ``events`` (bodies: ``{"type": ..., **data}``) applied; platform events skipped."""
     for event in events:
-        if not event.type.startswith(PLATFORM):
-            state = game.evolve(state, event.body())
+        if not event["type"].startswith(PLATFORM):
+            state = game.evolve(state, event)
     return state
 
 
 def load(conn: Connection[Any], game_id: UUID, game: ModuleType, at: int | None = None) -> Folded:
-    """The state at version ``at`` (``None``: the newest)."""
+    """The state at version ``at`` (``None``: the newest), from the newest snapshot at or before it."""
     snapshot = conn.execute(
         "SELECT version, state FROM snapshots WHERE game_id = %s AND rules_version = %s "
         "AND (%s::int IS NULL OR version <= %s::int) ORDER BY version DESC LIMIT 1",
         (game_id, game.INFO.rules_version, at, at),
     ).fetchone()
     state, version = (snapshot["state"], snapshot["version"]) if snapshot else (None, 0)
-    events = read(conn, game_id, after=version, upto=at)
-    if events:
-        state, version = fold(game, events, state), events[-1].version
+    tail = bodies(conn, game_id, after=version, upto=at)
+    if tail:
+        state, version = fold(game, (body for _, body in tail), state), tail[-1][0]
     return Folded(state, version)
 
 

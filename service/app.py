@@ -6,8 +6,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import orjson
 import swagger_ui_bundle
 from flask import Flask, current_app, send_from_directory
+from flask.json.provider import DefaultJSONProvider
 from flask.typing import ResponseReturnValue
 from flask_smorest import Api
 from psycopg import Connection
@@ -15,6 +17,7 @@ from psycopg_pool import ConnectionPool
 
 from events.database import create_pool
 from service import errors
+from service.live import Listener
 
 API_PREFIX = "/api/v1"
 
@@ -36,17 +39,20 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
                 "securitySchemes": {"seat": {"type": "http", "scheme": "bearer"}},
             },
         },
-        JSON_SORT_KEYS=False,
     )
     app.config.update(config)
+    app.json = FastJSON(app)
     app.extensions["kotlik.pool"] = pool or create_pool()
+    app.extensions["kotlik.listener"] = Listener(database_url(app)).start()
 
     from service.catalog import blp as catalog
     from service.games import blp as games
+    from service.health import blp as health
 
     api = Api(app)
     api.register_blueprint(games)
     api.register_blueprint(catalog)
+    api.register_blueprint(health)
     errors.register(app)
     app.add_url_rule(f"{API_PREFIX}/docs/assets/<path:name>", "docs_assets", _docs_asset)
     return app
@@ -57,13 +63,28 @@ def _docs_asset(name: str) -> ResponseReturnValue:
     return send_from_directory(swagger_ui_bundle.swagger_ui_path, name)
 
 
+class FastJSON(DefaultJSONProvider):
+    """Responses through orjson: on the hot endpoints, encoding cost more than the rules."""
+
+    sort_keys = False
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if set(kwargs) - {"separators"}:  # an indent or a sort order: the standard library's encoder
+            return super().dumps(obj, **kwargs)
+        return orjson.dumps(obj, default=self.default, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def pool() -> ConnectionPool:
     return current_app.extensions["kotlik.pool"]  # type: ignore[no-any-return]
 
 
-def database_url() -> str:
-    """The pool's database, for the connections that LISTEN outside the pool."""
-    conninfo = pool().conninfo
+def listener() -> Listener:
+    return current_app.extensions["kotlik.listener"]  # type: ignore[no-any-return]
+
+
+def database_url(app: Flask | None = None) -> str:
+    """The pool's database, for the connection that LISTENs outside the pool."""
+    conninfo = (app or current_app).extensions["kotlik.pool"].conninfo
     return conninfo if isinstance(conninfo, str) else conninfo()
 
 

@@ -8,7 +8,7 @@ from uuid import UUID
 from flask import request
 from psycopg import Connection
 
-from projections import tokens
+from projections import lobby, tokens
 from service.errors import Unauthorized
 
 
@@ -26,14 +26,19 @@ def caller_seat(conn: Connection[Any], game_id: UUID, *, required: bool) -> int 
     """The caller's seat; ``None`` for a spectator (no token) unless a seat is ``required``.
 
     A token that holds no seat in this game is refused even where spectators are welcome, so a
-    client with a wrong or forged token learns so instead of silently seeing less.
+    client with a wrong or forged token learns so instead of silently seeing less. An unknown
+    game is a 404 before it is a 401; that is checked only when the token fails.
     """
-    token = bearer()
-    if token is None:
-        if required:
-            raise Unauthorized("this needs a seat token: Authorization: Bearer <token>")
-        return None
-    seat = tokens.seat_for(conn, game_id, token)
-    if seat is None:
-        raise Unauthorized("the token holds no seat in this game")
-    return seat
+    try:
+        token = bearer()
+        if token is None:
+            if required:
+                raise Unauthorized("this needs a seat token: Authorization: Bearer <token>")
+            return None
+        seat = tokens.seat_for(conn, game_id, token)
+        if seat is None:
+            raise Unauthorized("the token holds no seat in this game")
+        return seat
+    except Unauthorized:
+        lobby.get(conn, game_id)
+        raise

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import logging
-import time
-from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
@@ -13,20 +9,20 @@ from flask import Response, request, stream_with_context, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import ValidationError
+from psycopg import Connection
 
 import games
 from events import StoredEvent, read
 from projections import commands, lobby
-from projections.fold import PLATFORM, load, opening_version
+from projections.cache import CACHE
+from projections.fold import load, opening_version
 from projections.lobby import GameRow
 from service import schemas
-from service.app import connection, database_url
+from service.app import connection, listener
 from service.auth import caller_seat
 from service.errors import NotFound
-from service.live import wait_for_newer
-from workers.relay import flush
-
-log = logging.getLogger(__name__)
+from service.feed import public_options, shown, stream
+from workers.relay import deliver
 
 blp = Blueprint(
     "games",
@@ -35,36 +31,24 @@ blp = Blueprint(
     description="Create, play, watch and replay games",
 )
 
-#: How long one server-sent-events response stays open; clients reconnect with Last-Event-ID.
-STREAM_SECONDS = 300
-
 
 def summary(row: GameRow) -> dict[str, Any]:
     """A game as the lobby shows it; the arrangement and seed stay secret until it is over."""
     out = {k: getattr(row, k) for k in schemas.GameSummarySchema().fields if hasattr(row, k)}
-    out["options"] = _public_options(row)
+    out["options"] = public_options(row)
     out["seed"] = row.seed.hex() if row.status == "finished" else None
     return out
 
 
-def _public_options(row: GameRow) -> dict[str, Any]:
-    if row.status == "finished" or "arranged" not in row.options:
-        return row.options
-    return {**row.options, "arranged": "hidden until the game is over"}
-
-
-def _running_state(conn: Any, row: GameRow) -> Any:
+def _running_state(conn: Connection[Any], row: GameRow) -> Any:
     """The state to redact events by while the game runs; ``None`` once it is over."""
-    return load(conn, row.id, games.load(row.game)).state if row.status == "active" else None
+    if row.status != "active":
+        return None
+    return CACHE.state(conn, row.id, games.load(row.game), row.version).state
 
 
-def _relay() -> None:
-    """Hand the outbox to the broker now; if it is down, the workers' sweep sends it later."""
-    try:
-        with connection() as conn:
-            flush(conn)
-    except Exception:  # the commit is done; the sweep retries what is left
-        log.warning("outbox relay failed; the periodic sweep will resend", exc_info=True)
+def _etag(version: int) -> dict[str, str]:
+    return {"ETag": f'"{version}"'}
 
 
 @blp.route("")
@@ -76,7 +60,7 @@ class Games(MethodView):
         """Create a game; each human seat's bearer token is shown only in this response."""
         with connection() as conn:
             created = commands.create_game(conn, body["game"], body["seats"], body["options"])
-        _relay()
+            deliver(conn, created.queued)
         out = summary(created.game)
         out["seats"] = [{**s, "token": created.tokens.get(s["seat"])} for s in created.game.seats]
         return out, 201, {"Location": url_for("games.Game", game_id=created.game.id)}
@@ -127,26 +111,38 @@ class State(MethodView):
         with connection() as conn:
             row = lobby.get(conn, game_id)
             seat = caller_seat(conn, game_id, required=False)
-        if at is None and known is not None and query.get("wait") and row.version <= known:
-            wait_for_newer(database_url(), game_id, known, query["wait"])
+            unchanged = at is None and known is not None and row.version <= known
+            if not unchanged or not query.get("wait"):
+                return _state(conn, row, seat, at, unchanged)
+        # Wait with no connection held; the listener wakes this request when the game moves.
+        if listener().wait(game_id, row.version, query["wait"]) is None:
+            return Response(status=304, headers=_etag(row.version))
         with connection() as conn:
-            row = lobby.get(conn, game_id)
-            if at is None and known is not None and row.version <= known:
-                return Response(status=304, headers={"ETag": f'"{row.version}"'})
-            if at is not None and at < (opening := opening_version(conn, game_id)):
-                raise ValidationError({"query": {"at": [f"the game is set up at version {opening}"]}})
-            game = games.load(row.game)
-            folded = load(conn, game_id, game, at=at)
-        over = game.is_over(folded.state)
-        body = {
-            "id": game_id,
-            "version": folded.version,
-            "seat": seat,
-            "to_move": [] if over else game.to_move(folded.state),
-            "over": over,
-            "view": game.view(folded.state, seat),
-        }
-        return body, 200, {"ETag": f'"{folded.version}"'}
+            return _state(conn, lobby.get(conn, game_id), seat, None, False)
+
+
+def _state(conn: Connection[Any], row: GameRow, seat: int | None, at: int | None, unchanged: bool) -> Any:
+    if unchanged:
+        return Response(status=304, headers=_etag(row.version))
+    game = games.load(row.game)
+    if at is None:
+        folded = CACHE.state(conn, row.id, game, row.version)
+    elif at > row.version:
+        raise ValidationError({"query": {"at": [f"the game is at version {row.version}"]}})
+    elif at < (opening := opening_version(conn, row.id)):
+        raise ValidationError({"query": {"at": [f"the game is set up at version {opening}"]}})
+    else:
+        folded = load(conn, row.id, game, at=at)
+    over = game.is_over(folded.state)
+    body = {
+        "id": row.id,
+        "version": folded.version,
+        "seat": seat,
+        "to_move": [] if over else game.to_move(folded.state),
+        "over": over,
+        "view": game.view(folded.state, seat),
+    }
+    return body, 200, _etag(folded.version)
 
 
 def _etag_version() -> int | None:
@@ -165,10 +161,10 @@ class Actions(MethodView):
             row = lobby.get(conn, game_id)
             seat = caller_seat(conn, game_id, required=False)
             if seat is None or row.over:
-                return [], 200, {"ETag": f'"{row.version}"'}
+                return [], 200, _etag(row.version)
             game = games.load(row.game)
-            folded = load(conn, game_id, game)
-        return game.legal_actions(folded.state, seat), 200, {"ETag": f'"{folded.version}"'}
+            folded = CACHE.state(conn, game_id, game, row.version)
+        return game.legal_actions(folded.state, seat), 200, _etag(folded.version)
 
 
 @blp.route("/<uuid:game_id>/commands")
@@ -188,20 +184,16 @@ class Commands(MethodView):
         expected = body.pop("expected_version", None)
         key = request.headers.get("Idempotency-Key")
         with connection() as conn:
-            lobby.get(conn, game_id)
             seat = caller_seat(conn, game_id, required=True)
             assert seat is not None
             played = commands.play(conn, game_id, seat, body, expected_version=expected, command_id=key)
-        if not played.replayed:
-            _relay()
-        with connection() as conn:
-            row = lobby.get(conn, game_id)
-            state = _running_state(conn, row)
-        shown = _shown(row, state, played.events, seat)
-        headers = {"ETag": f'"{played.version}"'}
+            deliver(conn, played.queued)
+        running = not games.load(played.game.game).is_over(played.state)
+        events = shown(played.game, played.state if running else None, played.events, seat)
+        headers = _etag(played.version)
         if played.replayed:
             headers["Idempotent-Replayed"] = "true"
-        return {"version": played.version, "events": shown}, 201, headers
+        return {"version": played.version, "events": events}, 201, headers
 
 
 @blp.route("/<uuid:game_id>/events")
@@ -215,35 +207,15 @@ class Events(MethodView):
         with connection() as conn:
             row = lobby.get(conn, game_id)
             seat = caller_seat(conn, game_id, required=False)
-            events = read(conn, game_id, after=query["after"])
+            events = _events(conn, row, query["after"])
             state = _running_state(conn, row)
-        return _shown(row, state, events, seat), 200, {"ETag": f'"{row.version}"'}
+        return shown(row, state, events, seat), 200, _etag(row.version)
 
 
-def _shown(row: GameRow, state: Any, events: list[StoredEvent], seat: int | None) -> list[dict[str, Any]]:
-    """Events as ``seat`` may see them: redacted by the rules while the game runs."""
-    game = games.load(row.game)
-    out = []
-    for event in events:
-        if event.type.startswith(PLATFORM):
-            data = event.data
-            if state is not None and "options" in data:
-                data = {**data, "options": _public_options(row)}
-        elif state is None:
-            data = event.data
-        else:
-            shown = game.redact(state, event.body(), seat)
-            data = {k: v for k, v in shown.items() if k != "type"}
-        out.append(
-            {
-                "version": event.version,
-                "type": event.type,
-                "data": data,
-                "seat": event.meta.get("seat"),
-                "recorded_at": event.recorded_at,
-            }
-        )
-    return out
+def _events(conn: Connection[Any], row: GameRow, after: int) -> list[StoredEvent]:
+    """The events after ``after`` up to the row's version: from the cache when it holds them."""
+    cached = CACHE.events(row.id, after, row.version)
+    return cached if cached is not None else read(conn, row.id, after=after, upto=row.version)
 
 
 @blp.route("/<uuid:game_id>/stream")
@@ -257,34 +229,16 @@ class Stream(MethodView):
         Reconnect with ``Last-Event-ID`` (or ``?after=``) to continue where the stream stopped.
         """
         after = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
-        if not after.isdigit():
+        if not after.isdigit() or len(after) > 9:
             raise ValidationError("after must be a version number", "after")
         with connection() as conn:
-            lobby.get(conn, game_id)
+            row = lobby.get(conn, game_id)
             seat = caller_seat(conn, game_id, required=False)
         return Response(
-            stream_with_context(_stream(game_id, seat, int(after))),
+            stream_with_context(stream(row, seat, int(after))),
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
-
-
-def _stream(game_id: UUID, seat: int | None, after: int) -> Iterator[str]:
-    yield "retry: 2000\n\n"
-    deadline = time.monotonic() + STREAM_SECONDS
-    while time.monotonic() < deadline:
-        with connection() as conn:
-            row = lobby.get(conn, game_id)
-            events = read(conn, game_id, after=after)
-            state = _running_state(conn, row) if events else None
-        for event in _shown(row, state, events, seat):
-            after = event["version"]
-            yield f"id: {after}\nevent: {event['type']}\ndata: {json.dumps(event, default=str)}\n\n"
-        if row.status == "finished" and row.version <= after:
-            yield "event: end\ndata: {}\n\n"
-            return
-        if wait_for_newer(database_url(), game_id, after, min(15.0, deadline - time.monotonic())) is None:
-            yield ": keep-alive\n\n"
 
 
 @blp.route("/<uuid:game_id>/score")

@@ -1,32 +1,111 @@
-"""Waiting for a game's next version: long-poll and server-sent events, on PostgreSQL NOTIFY.
+"""Waiting for a game's next version, with no thread and no connection held per waiter.
 
-Each waiter LISTENs on its own connection outside the pool, so a long wait never starves the
-requests that do work.
+One listener per process LISTENs on the events channel and wakes the waiters of the game each
+NOTIFY names. Under gunicorn's gevent worker (``kotlik up``) a waiter is a greenlet parked on an
+event, so thousands of streams and long-polls cost memory, not threads; under a threaded server
+the same code parks threads. The listener keeps the newest version it heard of each game, so a
+commit that lands between a request's read and its wait still wakes it. If the listening
+connection drops, notifications may be lost: on reconnecting it asks the database for the version
+of every game someone waits on, and wakes them.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
+from collections import OrderedDict
+from typing import Any
 from uuid import UUID
 
 import psycopg
 
 from events import CHANNEL
 
+log = logging.getLogger(__name__)
 
-def wait_for_newer(url: str, game_id: UUID, version: int, timeout: float) -> int | None:
-    """Block until ``game_id`` passes ``version`` or ``timeout`` seconds pass; the new version."""
-    prefix = f"{game_id}:"
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f"LISTEN {CHANNEL}")
-        row = conn.execute("SELECT version FROM games WHERE id = %s", (game_id,)).fetchone()
-        if row is not None and row[0] > version:
-            return int(row[0])
-        deadline = time.monotonic() + timeout
-        while (remaining := deadline - time.monotonic()) > 0:
-            for note in conn.notifies(timeout=remaining, stop_after=1):
-                if note.payload.startswith(prefix):
-                    newer = int(note.payload[len(prefix) :])
-                    if newer > version:
-                        return newer
-    return None
+#: How many games' newest versions the listener remembers (a few MB at most).
+REMEMBERED = 100_000
+
+
+class Listener:
+    """The process's one LISTEN connection, fanned out to waiters by game."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._latest: OrderedDict[UUID, int] = OrderedDict()
+        self._waiters: dict[UUID, set[threading.Event]] = {}
+        self._lock = threading.Lock()
+        self._listening = threading.Event()
+
+    def start(self, timeout: float = 10.0) -> Listener:
+        threading.Thread(target=self._run, name="kotlik-listener", daemon=True).start()
+        if not self._listening.wait(timeout):
+            log.warning("the listener is not connected yet; waiters fall back to their timeouts")
+        return self
+
+    def wait(self, game_id: UUID, after: int, timeout: float) -> int | None:
+        """The game's newest version once it passes ``after``; ``None`` after ``timeout`` seconds."""
+        woken = threading.Event()
+        with self._lock:
+            self._waiters.setdefault(game_id, set()).add(woken)
+        try:
+            deadline = time.monotonic() + timeout
+            while (latest := self._latest.get(game_id, 0)) <= after:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                woken.wait(remaining)
+                woken.clear()
+            return latest
+        finally:
+            with self._lock:
+                waiting = self._waiters.get(game_id)
+                if waiting is not None:
+                    waiting.discard(woken)
+                    if not waiting:
+                        del self._waiters[game_id]
+
+    def waiting(self) -> int:
+        with self._lock:
+            return sum(len(w) for w in self._waiters.values())
+
+    def _heard(self, game_id: UUID, version: int) -> None:
+        with self._lock:
+            if version > self._latest.get(game_id, 0):
+                self._latest[game_id] = version
+                self._latest.move_to_end(game_id)
+                while len(self._latest) > REMEMBERED:
+                    self._latest.popitem(last=False)
+            woken = list(self._waiters.get(game_id, ()))
+        for event in woken:
+            event.set()
+
+    def _run(self) -> None:
+        backoff = 0.1
+        while True:
+            try:
+                with psycopg.connect(self.url, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    self._catch_up(conn)
+                    self._listening.set()
+                    backoff = 0.1
+                    for note in conn.notifies():
+                        game, _, version = note.payload.partition(":")
+                        self._heard(UUID(game), int(version))
+            except psycopg.Error:
+                self._listening.clear()
+                log.warning("the listener lost the database; reconnecting in %.1f s", backoff)
+                time.sleep(backoff)
+                backoff = min(backoff * 2, 5.0)
+
+    def _catch_up(self, conn: psycopg.Connection[Any]) -> None:
+        """After a (re)connect: what did the games being waited on do while nobody listened?"""
+        with self._lock:
+            games = list(self._waiters)
+        if not games:
+            return
+        for game_id, version in conn.execute(
+            "SELECT id, version FROM games WHERE id = ANY(%s)", (games,)
+        ).fetchall():
+            self._heard(game_id, int(version))

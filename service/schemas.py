@@ -6,6 +6,9 @@ from marshmallow import INCLUDE, Schema, fields, validate
 
 import games
 
+#: Versions are PostgreSQL integers; anything larger is refused, not overflowed.
+VERSION = validate.Range(min=0, max=2**31 - 1)
+
 
 class SeatRequestSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=80))
@@ -63,14 +66,14 @@ class LobbyQuerySchema(Schema):
 
 
 class StateQuerySchema(Schema):
-    at = fields.Integer(validate=validate.Range(min=0), metadata={"description": "replay to this version"})
+    at = fields.Integer(validate=VERSION, metadata={"description": "replay to this version"})
     wait = fields.Integer(
         validate=validate.Range(min=0, max=60),
         metadata={
             "description": "long-poll: wait up to N seconds for a version newer than If-None-Match or since"
         },
     )
-    since = fields.Integer(validate=validate.Range(min=0))
+    since = fields.Integer(validate=VERSION)
 
 
 class StateSchema(Schema):
@@ -89,7 +92,7 @@ class CommandSchema(Schema):
         unknown = INCLUDE
 
     type = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    expected_version = fields.Integer(validate=validate.Range(min=0))
+    expected_version = fields.Integer(validate=VERSION)
 
 
 class EventSchema(Schema):
@@ -106,7 +109,7 @@ class AppendedSchema(Schema):
 
 
 class EventsQuerySchema(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=VERSION)
 
 
 class ScoreSchema(Schema):

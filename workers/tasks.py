@@ -14,7 +14,7 @@ from events.database import create_pool
 from projections import commands
 from workers.app import app
 from workers.logs import SWEEP
-from workers.relay import flush
+from workers.relay import deliver, flush
 
 log = get_task_logger(__name__)
 
@@ -39,7 +39,7 @@ def play_turn(game_id: str, seat: int, expected: int) -> int | None:
     with _pool().connection() as conn:
         played = commands.play_bot(conn, UUID(game_id), seat, expected)
         if played is not None:
-            flush(conn)
+            deliver(conn, played.queued)
     return None if played is None else played.version
 
 

@@ -1,0 +1,107 @@
+"""The newest folded state of the games this process touched lately, so a hot game reads no events.
+
+The lobby row is the authority on a game's version; the cache is asked for the state *at* the
+version the caller just read there. An entry at that version answers at once, an older one is
+brought forward by the events after it (read once, however many requests wait for them), and a
+missing one is loaded from the newest snapshot. Entries are written only from committed events, so
+the cache can be stale but never wrong, and deleting it (a restart) loses nothing but speed. It also
+keeps each game's newest events, so the streams of one game share one read of what was appended.
+
+Engines never mutate a state they are given (``games/interface.py``), so one cached state may be
+handed to any number of readers and to ``decide`` and ``evolve``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+from uuid import UUID
+
+from psycopg import Connection
+
+from events import StoredEvent, read
+from projections.fold import Folded, fold, load
+
+#: How many of a game's newest events an entry keeps for streams and ``/events?after=``.
+RECENT = 64
+
+
+@dataclass(frozen=True)
+class Entry:
+    folded: Folded
+    #: The newest events, oldest first, the last one at ``folded.version`` (fewer after a cold load).
+    recent: tuple[StoredEvent, ...] = ()
+
+
+class StateCache:
+    """A bounded, thread-safe (and greenlet-safe) map from game id to its newest known state."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[UUID, Entry] = OrderedDict()
+        self._lock = threading.Lock()
+        # Striped: a game's tail is read by one request while the others of that game wait for it.
+        self._folding = [threading.Lock() for _ in range(64)]
+
+    def get(self, game_id: UUID) -> Entry | None:
+        with self._lock:
+            entry = self._entries.get(game_id)
+            if entry is not None:
+                self._entries.move_to_end(game_id)
+            return entry
+
+    def put(self, game_id: UUID, folded: Folded, appended: Sequence[StoredEvent] = ()) -> None:
+        """Remember ``folded`` (with the events that led to it) unless something newer is known."""
+        with self._lock:
+            old = self._entries.get(game_id)
+            if old is not None and old.folded.version >= folded.version:
+                return
+            recent: tuple[StoredEvent, ...] = tuple(appended)
+            if old is not None and recent and recent[0].version == old.folded.version + 1:
+                recent = old.recent + recent
+            self._entries[game_id] = Entry(folded, recent[-RECENT:])
+            self._entries.move_to_end(game_id)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def state(self, conn: Connection[Any], game_id: UUID, game: ModuleType, version: int) -> Folded:
+        """The state at ``version``, which the caller has just read from the lobby row."""
+        entry = self.get(game_id)
+        if entry is not None and entry.folded.version == version:
+            return entry.folded
+        with self._folding[hash(game_id) % len(self._folding)]:
+            entry = self.get(game_id)
+            if entry is None:
+                folded = load(conn, game_id, game, at=version)
+                self.put(game_id, folded)
+                return folded
+            if entry.folded.version > version:  # the caller read the lobby before a newer commit
+                return load(conn, game_id, game, at=version)
+            if entry.folded.version == version:
+                return entry.folded
+            tail = read(conn, game_id, after=entry.folded.version, upto=version)
+            folded = Folded(fold(game, (e.body() for e in tail), entry.folded.state), version)
+            self.put(game_id, folded, tail)
+            return folded
+
+    def events(self, game_id: UUID, after: int, upto: int) -> list[StoredEvent] | None:
+        """The events ``after < version <= upto`` if the entry still holds all of them."""
+        entry = self.get(game_id)
+        if entry is None or not entry.recent or entry.folded.version < upto:
+            return None
+        if entry.recent[0].version > after + 1:
+            return None
+        return [e for e in entry.recent if after < e.version <= upto]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+#: This process's cache; ``KOTLIK_CACHE_GAMES`` bounds how many games it holds.
+CACHE = StateCache(int(os.environ.get("KOTLIK_CACHE_GAMES", "2000")))

@@ -1,0 +1,138 @@
+"""What a caller may see of a game's log, and the server-sent-events stream that carries it live.
+
+A stream holds no thread and no connection between events: it waits on the process's listener
+(:mod:`service.live`). When a game moves, every stream of it wakes at once; they share one read of
+the new events (the state cache keeps them) and, per seat, one rendering of them, so a hundred
+spectators cost one redaction and a hundred socket writes.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+
+import games
+from events import StoredEvent, read
+from projections.cache import CACHE
+from projections.fold import PLATFORM, Folded
+from projections.lobby import GameRow
+from service.app import connection, listener
+
+#: How long one server-sent-events response stays open; clients reconnect with Last-Event-ID.
+STREAM_SECONDS = 300
+#: Seconds between keep-alive comments on a quiet stream.
+KEEP_ALIVE = 15.0
+SCORED = f"{PLATFORM}GameScored"
+
+
+def public_options(row: GameRow) -> dict[str, Any]:
+    """The options as anyone may see them: an arrangement stays secret until the game is over."""
+    if row.status == "finished" or "arranged" not in row.options:
+        return row.options
+    return {**row.options, "arranged": "hidden until the game is over"}
+
+
+def shown(row: GameRow, state: Any, events: list[StoredEvent], seat: int | None) -> list[dict[str, Any]]:
+    """Events as ``seat`` may see them: redacted by the rules while the game runs (``state``)."""
+    game = games.load(row.game)
+    out = []
+    for event in events:
+        if event.type.startswith(PLATFORM):
+            data = event.data
+            if state is not None and "options" in data:
+                data = {**data, "options": public_options(row)}
+        elif state is None:
+            data = event.data
+        else:
+            redacted = game.redact(state, event.body(), seat)
+            data = {k: v for k, v in redacted.items() if k != "type"}
+        out.append(
+            {
+                "version": event.version,
+                "type": event.type,
+                "data": data,
+                "seat": event.seat,
+                "recorded_at": event.recorded_at,
+            }
+        )
+    return out
+
+
+def stream(row: GameRow, seat: int | None, after: int) -> Iterator[str]:
+    """Each event past ``after`` as ``seat`` may see it, until the game is scored or time is up."""
+    yield "retry: 2000\n\n"
+    deadline = time.monotonic() + STREAM_SECONDS
+    version, finished = row.version, row.status == "finished"
+    while True:
+        if version > after:
+            block = _rendered(row, seat, after, version)
+            after, finished = version, finished or block.scored
+            yield block.text
+        if finished:
+            yield "event: end\ndata: {}\n\n"
+            return
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return
+        newer = listener().wait(row.id, after, min(KEEP_ALIVE, remaining))
+        if newer is None:
+            yield ": keep-alive\n\n"
+        else:
+            version = newer
+
+
+class _Block:
+    """The events of one span of versions, rendered as server-sent events for one seat."""
+
+    __slots__ = ("scored", "text")
+
+    def __init__(self, events: list[dict[str, Any]]) -> None:
+        self.scored = any(e["type"] == SCORED for e in events)
+        self.text = "".join(
+            f"id: {e['version']}\nevent: {e['type']}\n"
+            f"data: {orjson.dumps(e, option=orjson.OPT_NON_STR_KEYS).decode()}\n\n"
+            for e in events
+        )
+
+
+_blocks: OrderedDict[tuple[Any, ...], _Block] = OrderedDict()
+_blocks_lock = threading.Lock()
+_rendering = [threading.Lock() for _ in range(64)]
+#: Rendered spans kept for the streams that wake on the same event.
+BLOCKS_KEPT = 4096
+
+
+def _rendered(row: GameRow, seat: int | None, after: int, upto: int) -> _Block:
+    """Versions ``after < v <= upto`` for ``seat``: rendered once, shared by every stream alike."""
+    with _rendering[hash(row.id) % len(_rendering)]:
+        events, folded = _since(row, after, upto)
+        key = (row.id, seat, after, upto, folded.version)
+        with _blocks_lock:
+            block = _blocks.get(key)
+        if block is None:
+            over = games.load(row.game).is_over(folded.state)
+            if events is None:
+                with connection() as conn:
+                    events = read(conn, row.id, after=after, upto=upto)
+            block = _Block(shown(row, None if over else folded.state, events, seat))
+            with _blocks_lock:
+                _blocks[key] = block
+                while len(_blocks) > BLOCKS_KEPT:
+                    _blocks.popitem(last=False)
+        return block
+
+
+def _since(row: GameRow, after: int, upto: int) -> tuple[list[StoredEvent] | None, Folded]:
+    """The cached events ``after < version <= upto`` (``None`` if not cached) and a state at
+    ``upto`` or later to redact them by, brought forward from the database only when needed."""
+    entry = CACHE.get(row.id)
+    if entry is not None and entry.folded.version >= upto:
+        return CACHE.events(row.id, after, upto), entry.folded
+    with connection() as conn:
+        folded = CACHE.state(conn, row.id, games.load(row.game), upto)
+    return CACHE.events(row.id, after, upto), folded
