@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import secrets
 import sys
@@ -30,7 +31,7 @@ from urllib.parse import urlsplit
 
 from livepath import bots, folds, known, raw, scratch, services, watchers
 from livepath.client import TIMEOUT, Api, Tally, raise_open_files, session
-from livepath.figures import DURATION, RATE, Board, percentile, render
+from livepath.figures import DURATION, PLAIN, RATE, Board, percentile, render
 from livepath.players import ASKING, KNOWING, Driver, Window
 
 SECTIONS = {
@@ -76,6 +77,10 @@ def _ms(seconds: float) -> float:
     return 1000 * seconds
 
 
+def _share(part: int, whole: int) -> float:
+    return 100 * part / whole if whole else math.nan
+
+
 # --- raw -------------------------------------------------------------------------------------
 
 
@@ -92,18 +97,17 @@ def raw_section(run: Run) -> None:
 # --- commands --------------------------------------------------------------------------------
 
 
-async def _drive(base: str, mode: str, concurrency: int, run: Run) -> tuple[Driver, float]:
+async def _drive(base: str, mode: str, concurrency: int, run: Run) -> Driver:
     async with session() as s:
         driver = Driver(Api(s, base), mode, run.scripts, run.args.max_games, run.args.seed)
         await driver.prepare(concurrency)
-        window = Window.of(run.args.seconds)
-        await driver.run(window)
-    return driver, run.args.seconds
+        await driver.run(Window.of(run.args.seconds))
+    return driver
 
 
-def _post_figures(run: Run, section: str, label: str, driver: Driver, seconds: float) -> None:
+def _post_figures(run: Run, section: str, label: str, driver: Driver) -> None:
     posts = driver.posts
-    run.board.add(section, f"{label}: commands/s", len(posts.seconds) / seconds, "/s", RATE)
+    run.board.add(section, f"{label}: commands/s", len(posts.seconds) / run.args.seconds, "/s", RATE)
     run.board.add(section, f"{label}: POST p50", _ms(percentile(posts.seconds, 50)), "ms", DURATION)
     run.board.add(section, f"{label}: POST p99", _ms(percentile(posts.seconds, 99)), "ms", DURATION)
     run.board.add(section, f"{label}: failed calls", posts.failed + driver.other.failed, "count")
@@ -117,8 +121,8 @@ def commands_section(run: Run) -> None:
         for rep in range(run.args.reps):
             for concurrency in CONCURRENCY:
                 for mode in (ASKING, KNOWING):
-                    driver, seconds = asyncio.run(_drive(stack.base, mode, concurrency, run))
-                    _post_figures(run, "commands", f"{mode} ×{concurrency}", driver, seconds)
+                    driver = asyncio.run(_drive(stack.base, mode, concurrency, run))
+                    _post_figures(run, "commands", f"{mode} ×{concurrency}", driver)
                     _progress(
                         f"commands rep {rep + 1}: {mode} ×{concurrency}: {len(driver.posts.seconds)} "
                         f"commands, {driver.games} games, {driver.posts.failed} failed"
@@ -199,10 +203,22 @@ def load_section(run: Run) -> None:
 # --- watchers --------------------------------------------------------------------------------
 
 
-async def _rss_peak(stack: services.Stack, peak: list[float]) -> None:
+@dataclass
+class Watching:
+    """One watchers window: the players, what the watchers saw, and the web processes' peak."""
+
+    driver: Driver
+    watched: watchers.Watched
+    window: Window
+    open_at_start: int
+    rss_mib: float = 0.0
+    processes: int = 0
+
+
+async def _sample_rss(stack: services.Stack, watching: Watching) -> None:
     while True:
         mib, count = await asyncio.to_thread(services.web_rss_mib, stack)
-        peak[0], peak[1] = max(peak[0], mib), max(peak[1], count)
+        watching.rss_mib, watching.processes = max(watching.rss_mib, mib), max(watching.processes, count)
         await asyncio.sleep(1.0)
 
 
@@ -216,11 +232,8 @@ async def _until_streams_answer(watched: watchers.Watched, streams: int) -> None
         await asyncio.sleep(0.2)
 
 
-async def _watch(
-    stack: services.Stack, run: Run
-) -> tuple[Driver, watchers.Watched, Window, list[float], int]:
+async def _watch(stack: services.Stack, run: Run) -> Watching:
     raise_open_files(run.args.streams + run.args.polls + 1024)
-    peak = [0.0, 0.0]
     async with session() as s:
         api = Api(s, stack.base)
         driver = Driver(api, KNOWING, run.scripts, run.args.max_games, run.args.seed)
@@ -230,17 +243,42 @@ async def _watch(
             watchers.follow_stream(api, tables[i % len(tables)], watched) for i in range(run.args.streams)
         ]
         jobs += [watchers.poll(api, tables[i % len(tables)], watched) for i in range(run.args.polls)]
-        jobs += [watchers.read_catalog(api, watched), _rss_peak(stack, peak)]
+        jobs.append(watchers.read_catalog(api, watched))
         tasks = [asyncio.create_task(job) for job in jobs]
         await _until_streams_answer(watched, run.args.streams)
-        open_at_start = sum(seg.status == 200 and not seg.closed for seg in watched.segments)
-        window = Window.of(run.args.seconds)
-        await driver.run(window)
+        opened = sum(seg.status == 200 and not seg.closed for seg in watched.segments)
+        watching = Watching(driver, watched, Window.of(run.args.seconds), opened)
+        tasks.append(asyncio.create_task(_sample_rss(stack, watching)))
+        await driver.run(watching.window)
         await asyncio.sleep(GRACE)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    return driver, watched, window, peak, open_at_start
+    return watching
+
+
+def _watcher_figures(run: Run, w: Watching) -> None:
+    got = watchers.delivery(w.watched, w.driver.history, w.window)
+
+    def add(name: str, value: float, unit: str = "count") -> None:
+        run.board.add("watchers", name, value, unit, DURATION if unit == "ms" else PLAIN)
+
+    add("streams open at the window's start", w.open_at_start)
+    add("stream attempts refused or timed out", got.refused)
+    add("streams still unanswered at the end", got.waiting)
+    add("streams that got every version", _share(got.complete, got.followed), "%")
+    add("versions missed on open streams", got.missing)
+    add("stream delivery p50 (after the 201)", _ms(percentile(got.delays, 50)), "ms")
+    add("stream delivery p99 (after the 201)", _ms(percentile(got.delays, 99)), "ms")
+    add("long-polls answered 200", len(w.watched.polls.seconds))
+    add("long-polls failed or timed out", w.watched.polls.failed)
+    add("long-poll delivery p99 (after the 201)", _ms(percentile(w.watched.poll_delays, 99)), "ms")
+    add("GET /catalog p99", _ms(percentile(w.watched.catalog.seconds, 99)), "ms")
+    add("GET /catalog failed", w.watched.catalog.failed)
+    add("web RSS, peak (gunicorn master + workers)", w.rss_mib, "MiB")
+    add("web processes", w.processes)
+    _failures(run, "watchers polls", w.watched.polls)
+    _failures(run, "watchers catalog", w.watched.catalog)
 
 
 def watchers_section(run: Run) -> None:
@@ -250,39 +288,12 @@ def watchers_section(run: Run) -> None:
     )
     for rep in range(run.args.reps):
         with services.running(run.env(), run.logs / f"watchers-{rep}", worker=False) as stack:
-            driver, watched, window, peak, open_at_start = asyncio.run(_watch(stack, run))
-        seconds = run.args.seconds
-        _post_figures(run, "watchers", "post-only ×50", driver, seconds)
-        got = watchers.delivery(watched, driver.history, window)
-        add = run.board.add
-        add("watchers", "streams open at the window's start", open_at_start, "count")
-        add("watchers", "stream attempts refused or timed out", got.refused, "count")
-        add("watchers", "streams still unanswered at the end", got.waiting, "count")
-        add("watchers", "streams that got every version", 100 * got.complete / max(got.followed, 1), "%")
-        add("watchers", "versions missed on open streams", got.missing, "count")
-        add(
-            "watchers", "stream delivery p50 (after the 201)", _ms(percentile(got.delays, 50)), "ms", DURATION
-        )
-        add(
-            "watchers", "stream delivery p99 (after the 201)", _ms(percentile(got.delays, 99)), "ms", DURATION
-        )
-        add("watchers", "long-polls answered 200", len(watched.polls.seconds), "count")
-        add("watchers", "long-polls failed or timed out", watched.polls.failed, "count")
-        add(
-            "watchers",
-            "long-poll delivery p99 (after the 201)",
-            _ms(percentile(watched.poll_delays, 99)),
-            "ms",
-            DURATION,
-        )
-        add("watchers", "GET /catalog p99", _ms(percentile(watched.catalog.seconds, 99)), "ms", DURATION)
-        add("watchers", "GET /catalog failed", watched.catalog.failed, "count")
-        add("watchers", "web RSS, peak (gunicorn master + workers)", peak[0], "MiB")
-        add("watchers", "web processes", peak[1], "count")
-        _failures(run, "watchers polls", watched.polls)
-        _failures(run, "watchers catalog", watched.catalog)
+            watching = asyncio.run(_watch(stack, run))
+        _post_figures(run, "watchers", f"{KNOWING} ×{WATCHED_GAMES}", watching.driver)
+        _watcher_figures(run, watching)
+        opened = sum(seg.status == 200 for seg in watching.watched.segments)
         _progress(
-            f"watchers rep {rep + 1}: {got.opened} streams opened, {len(driver.posts.seconds)} commands"
+            f"watchers rep {rep + 1}: {opened} streams opened, {len(watching.driver.posts.seconds)} commands"
         )
 
 

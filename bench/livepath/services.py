@@ -1,7 +1,7 @@
 """The service as a user runs it, by the ``kotlik`` CLI, on the run's scratch database.
 
-Each part runs in a session of its own, so stopping it reaches gunicorn's and Celery's children
-too: SIGTERM to the whole group, then SIGKILL for whatever is left; the run leaves no process.
+Each part runs in a session of its own; stopping it is SIGTERM to that group, then SIGKILL for
+whatever is left of the part's whole process tree, so the run leaves no process behind.
 """
 
 from __future__ import annotations
@@ -69,28 +69,44 @@ def _part(command: list[str], env: dict[str, str], log: Path) -> Iterator[subpro
         _stop_group(process)
 
 
-def _group_alive(pgid: int) -> bool:
+def _alive(pid: int) -> bool:
     try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
         return False
-    return True
+    return state != "Z"
+
+
+def _signal_groups(pids: list[int], sig: int) -> None:
+    groups = set()
+    for pid in pids:
+        try:
+            groups.add(os.getpgid(pid))
+        except ProcessLookupError:
+            continue
+    for group in groups:
+        try:
+            os.killpg(group, sig)
+        except ProcessLookupError:
+            continue
 
 
 def _stop_group(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the part's process group, wait, then SIGKILL what is left; reap the leader."""
-    pgid = process.pid  # a session leader's group id is its pid
-    for sig, wait in ((signal.SIGTERM, STOP_SECONDS), (signal.SIGKILL, 5.0)):
-        if not _group_alive(pgid):
-            break
-        os.killpg(pgid, sig)
-        deadline = time.monotonic() + wait
-        while time.monotonic() < deadline:
-            process.poll()
-            if not _group_alive(pgid):
-                break
-            time.sleep(0.1)
-    process.wait(timeout=5)
+    """SIGTERM the part (the CLI passes it on), wait, then SIGKILL every group left in its tree.
+
+    The tree is taken before signalling: ``kotlik`` may run gunicorn and Celery in process groups
+    of their own, which a signal to its own group would not reach.
+    """
+    tree = _descendants(process.pid)
+    _signal_groups([process.pid], signal.SIGTERM)
+    deadline = time.monotonic() + STOP_SECONDS
+    while time.monotonic() < deadline and any(_alive(p) for p in tree):
+        process.poll()
+        time.sleep(0.1)
+    left = [p for p in tree + _descendants(process.pid) if _alive(p)]
+    if left:
+        _signal_groups(left, signal.SIGKILL)
+    process.wait(timeout=10)
 
 
 def _wait_ready(base: str, web: subprocess.Popen[bytes], log: Path) -> None:
