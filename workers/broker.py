@@ -1,7 +1,10 @@
-"""The default broker: kombu's SQLAlchemy transport on Kotlík's own PostgreSQL, polled briskly.
+"""The default broker: kombu's SQLAlchemy transport on Kotlík's own PostgreSQL, woken by NOTIFY.
 
-kombu polls a database queue once a second by default, which makes every bot move wait up to a
-second; a tenth of a second keeps bots prompt at the cost of a few cheap queries. Registered as
+kombu polls a database queue (once a second by default), so every Celery hop of a bot's move
+waited for the next poll. Here a trigger on the message table NOTIFYs at every insert and an idle
+worker waits on that notification (:class:`Doorbell`), so it fetches a task as soon as it is
+committed; the poll stays as a safety net. A fetched message is deleted rather than hidden (kombu
+keeps every delivered row for ever), and workers skip the rows another is taking. Registered as
 the transport alias ``kotlik-sqla``.
 
 kombu creates its tables (and their sequences) lazily, in whichever process touches the broker
@@ -13,19 +16,40 @@ before any of those processes starts.
 
 from __future__ import annotations
 
+import logging
+import time
+from queue import Empty
 from typing import Any
 
+import psycopg
 from kombu import Connection
 from kombu.transport import TRANSPORT_ALIASES, sqlalchemy
 from kombu.transport.sqlalchemy.models import metadata
-from sqlalchemy import Engine, create_engine, text
+from kombu.utils.encoding import bytes_to_str
+from kombu.utils.json import loads
+from sqlalchemy import Engine, create_engine, make_url, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
+
+log = logging.getLogger(__name__)
 
 ALIAS = "kotlik-sqla"
 
 #: Advisory lock key (``pg_advisory_xact_lock``) held while kombu's tables are created.
 TABLES_LOCK = 0x6B6F746C696B01  # "kotlik" + 1
+#: The channel a new message NOTIFYs, from a trigger on kombu's message table.
+DOORBELL = "kotlik_tasks"
+
+_RING = f"""
+CREATE OR REPLACE FUNCTION kotlik_ring() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('{DOORBELL}', '');
+    RETURN NULL;
+END
+$$;
+CREATE OR REPLACE TRIGGER kotlik_ring AFTER INSERT ON kombu_message
+    FOR EACH STATEMENT EXECUTE FUNCTION kotlik_ring();
+"""
 
 
 def create_tables(engine: Engine) -> None:
@@ -39,9 +63,12 @@ def create_tables(engine: Engine) -> None:
         # second wait and then see the first one's committed tables.
         conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": TABLES_LOCK})
         metadata.create_all(conn)
+        conn.execute(text(_RING))
 
 
 class Channel(sqlalchemy.Channel):
+    _queue_ids: dict[str, int]
+
     def _engine_from_config(self) -> Engine:
         # kombu calls metadata.create_all on this engine right after; with the tables already
         # made here under the lock, its call finds them all and creates nothing.
@@ -58,10 +85,80 @@ class Channel(sqlalchemy.Channel):
             self.session.rollback()
             return super()._get_or_create(queue)
 
+    def _get(self, queue: str, timeout: Any = None) -> Any:
+        """Take the oldest message: deleted, not hidden, and never one another worker is taking.
+
+        Once fetched, kombu keeps an unacknowledged message in the worker's memory and puts it
+        back itself if the task is rejected, so the row has served its purpose.
+        """
+        ids = self.__dict__.setdefault("_queue_ids", {})
+        if queue not in ids:
+            ids[queue] = self._get_or_create(queue).id
+        try:
+            row = self.session.execute(
+                text(
+                    f"DELETE FROM {self.message_tablename} WHERE id = ("
+                    f"SELECT id FROM {self.message_tablename} WHERE queue_id = :queue AND visible "
+                    "ORDER BY timestamp, id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING payload"
+                ),
+                {"queue": ids[queue]},
+            ).first()
+        finally:
+            self.session.commit()
+        if row is None:
+            raise Empty()
+        return loads(bytes_to_str(row.payload))
+
+
+class Doorbell:
+    """A LISTEN connection that an idle worker waits on instead of sleeping between polls."""
+
+    def __init__(self, url: str) -> None:
+        self.url = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+        self._conn: psycopg.Connection[Any] | None = None
+
+    def wait(self, timeout: float) -> None:
+        """Return when a message may have arrived, or after ``timeout`` seconds."""
+        try:
+            if self._conn is None or self._conn.closed:
+                self._conn = psycopg.connect(self.url, autocommit=True)
+                self._conn.execute(f"LISTEN {DOORBELL}")
+                return  # anything sent before LISTEN took effect is found by the next poll
+            for _ in self._conn.notifies(timeout=timeout, stop_after=1):
+                pass
+            for _ in self._conn.notifies(timeout=0):  # the rest of a burst rang for the same look
+                pass
+        except psycopg.Error:
+            log.warning("the broker's doorbell lost the database; polling meanwhile")
+            self._conn = None
+            time.sleep(timeout)
+
 
 class Transport(sqlalchemy.Transport):
     Channel = Channel
-    polling_interval = 0.1
+    #: Only a safety net: a new message rings the doorbell.
+    polling_interval = 1.0
+    cycle: Any
+    client: Any
+
+    def drain_events(self, connection: Any, timeout: float | None = None, **kwargs: Any) -> None:
+        """kombu's loop, with the sleep between empty polls replaced by a wait for the doorbell."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            try:
+                self.cycle.get(self._deliver, timeout=timeout)
+                return
+            except Empty:
+                remaining = self.polling_interval if deadline is None else deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError() from None
+                self._doorbell().wait(min(remaining, self.polling_interval))
+
+    def _doorbell(self) -> Doorbell:
+        bell = self.__dict__.get("_bell")
+        if bell is None:
+            bell = self.__dict__["_bell"] = Doorbell(self.client.hostname)
+        return bell
 
 
 TRANSPORT_ALIASES[ALIAS] = f"{__name__}:Transport"
