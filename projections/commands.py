@@ -224,13 +224,20 @@ def _project(
     to_move = [] if over else list(game.to_move(after.state))
     lobby.advance(conn, game_id, after.version, to_move, "scoring" if over else "active", arranged)
     remember(conn, game_id, game, before, after)
+    return [enqueue(conn, task, args) for task, args in _work(game_id, seats, to_move, over, after.version)]
+
+
+def work_for(row: lobby.GameRow) -> list[tuple[str, list[Any]]]:
+    """The tasks a game waits on now, as its lobby row tells: a bot's turn, or its scoring."""
+    return _work(row.id, row.seats, row.to_move, row.status == "scoring", row.version)
+
+
+def _work(
+    game_id: UUID, seats: list[dict[str, Any]], to_move: list[int], over: bool, version: int
+) -> list[tuple[str, list[Any]]]:
     if over:
-        return [enqueue(conn, "scoring.score_game", [str(game_id), after.version])]
-    return [
-        enqueue(conn, "bots.play_turn", [str(game_id), seat, after.version])
-        for seat in to_move
-        if seats[seat]["bot"]
-    ]
+        return [("scoring.score_game", [str(game_id), version])]
+    return [("bots.play_turn", [str(game_id), seat, version]) for seat in to_move if seats[seat]["bot"]]
 
 
 def _replay(conn: Connection[Any], game_id: UUID, command_id: str, request_hash: str) -> Played | None:

@@ -115,6 +115,19 @@ def page(
     return [GameRow(**r) for r in rows], int(total["n"]) if total else 0
 
 
+def stalled(conn: Connection[Any], idle_seconds: float, limit: int = 500) -> list[GameRow]:
+    """Games waiting on a worker (a bot to move, or scoring) that have not moved for a while."""
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM games WHERE status IN ('active', 'scoring') "
+        "AND updated_at < now() - make_interval(secs => %s) "
+        "AND (status = 'scoring' OR EXISTS (SELECT FROM jsonb_array_elements_text(to_move) AS s(seat) "
+        "WHERE seats -> s.seat::int ->> 'bot' IS NOT NULL)) "
+        "ORDER BY updated_at LIMIT %s",
+        (idle_seconds, limit),
+    ).fetchall()
+    return [GameRow(**r) for r in rows]
+
+
 def score(conn: Connection[Any], game_id: UUID) -> dict[str, Any] | None:
     row = conn.execute("SELECT score FROM scores WHERE game_id = %s", (game_id,)).fetchone()
     return row["score"] if row else None

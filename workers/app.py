@@ -1,4 +1,4 @@
-"""The Celery application: bot turns, end-game scoring and the outbox sweep.
+"""The Celery application: bot turns, end-game scoring, the outbox sweep and the stalled-game sweep.
 
 The broker is ``CELERY_BROKER_URL``, or by default the same PostgreSQL through kombu's
 SQLAlchemy transport, so one database is all a single machine needs.
@@ -12,10 +12,12 @@ from celery import Celery
 
 from events.database import database_url, sqlalchemy_url
 from workers import broker
-from workers.logs import SWEEP, quiet_routine_sweeps
+from workers.logs import REDRIVE, SWEEP, quiet_routine_sweeps
 
 #: Seconds between outbox sweeps: the longest a bot turn waits if its relay was lost.
 SWEEP_EVERY = 5.0
+#: Seconds between looks for games stuck waiting on a worker (a task lost with its worker or broker).
+REDRIVE_EVERY = 10.0
 
 
 def broker_url(database: str | None = None) -> str:
@@ -32,7 +34,10 @@ app.conf.update(
     task_reject_on_worker_lost=True,
     worker_prefetch_multiplier=1,
     broker_connection_retry_on_startup=True,
-    beat_schedule={"outbox-sweep": {"task": SWEEP, "schedule": SWEEP_EVERY}},
+    beat_schedule={
+        "outbox-sweep": {"task": SWEEP, "schedule": SWEEP_EVERY},
+        "redrive": {"task": REDRIVE, "schedule": REDRIVE_EVERY},
+    },
     task_default_queue=os.environ.get("KOTLIK_QUEUE", "kotlik"),
     worker_hijack_root_logger=False,
 )

@@ -1,8 +1,8 @@
 """The worker's log keeps to what happened: a sweep that finds nothing to re-send is not news.
 
-The outbox sweep runs every few seconds; Celery would log three lines for each run (beat sending
-it, the worker receiving it, its success). Those lines are dropped; a sweep that does re-send
-something says so itself, as a warning.
+The sweeps (the outbox's, and the one for games stuck waiting on a worker) run every few seconds;
+Celery would log three lines for each run (beat sending it, the worker receiving it, its success).
+Those lines are dropped; a sweep that does re-send something says so itself, as a warning.
 """
 
 from __future__ import annotations
@@ -10,20 +10,22 @@ from __future__ import annotations
 import logging
 
 SWEEP = "outbox.sweep"
+REDRIVE = "games.redrive"
+SWEEPS = frozenset({SWEEP, REDRIVE})
 #: Where Celery logs a task's receipt, its success and beat's sending of it.
 _CELERY_LOGGERS = ("celery.worker.strategy", "celery.app.trace", "celery.beat")
 
 
 class RoutineSweep(logging.Filter):
-    """Refuses Celery's INFO records about the sweep task; lets everything else through."""
+    """Refuses Celery's INFO records about the sweep tasks; lets everything else through."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno > logging.INFO:
             return True
         args = record.args
         if isinstance(args, dict):
-            return args.get("name") != SWEEP
-        return not (isinstance(args, tuple) and SWEEP in args)
+            return args.get("name") not in SWEEPS
+        return not (isinstance(args, tuple) and SWEEPS.intersection(args))
 
 
 def quiet_routine_sweeps() -> None:

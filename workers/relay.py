@@ -1,4 +1,4 @@
-"""Handing the outbox to the broker: right after a commit, and from the periodic sweep."""
+"""Handing work to the broker: right after a commit, from the outbox sweep, and again for stalled games."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 from psycopg import Connection
 
 from events import outbox
+from projections import commands, lobby
 from workers.app import app
 
 log = logging.getLogger(__name__)
@@ -36,3 +37,17 @@ def deliver(conn: Connection[Any], queued: Sequence[outbox.Queued]) -> None:
 
 def flush(conn: Connection[Any]) -> int:
     return outbox.relay(conn, send)
+
+
+def resend_stalled(conn: Connection[Any], idle_seconds: float) -> int:
+    """Send again the tasks of games waiting on a worker for ``idle_seconds``; how many were sent.
+
+    A task can die with a killed worker or an emptied broker after its outbox row was marked
+    sent. Tasks carry the version they expect, so one that was only slow still runs once.
+    """
+    resent = 0
+    for row in lobby.stalled(conn, idle_seconds):
+        for task, args in commands.work_for(row):
+            send(task, args)
+            resent += 1
+    return resent

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from typing import Any
 from uuid import UUID
@@ -13,8 +14,8 @@ from psycopg_pool import ConnectionPool
 from events.database import create_pool
 from projections import commands
 from workers.app import app
-from workers.logs import SWEEP
-from workers.relay import deliver, flush
+from workers.logs import REDRIVE, SWEEP
+from workers.relay import deliver, flush, resend_stalled
 
 log = get_task_logger(__name__)
 
@@ -57,4 +58,19 @@ def sweep() -> int:
         resent = flush(conn)
     if resent:
         log.warning("the outbox sweep re-sent %d task(s) the broker had not got", resent)
+    return resent
+
+
+#: Seconds a game may wait on a bot or on scoring before its task is sent again
+#: (``KOTLIK_STALLED_AFTER``): a task can die with a killed worker or an emptied broker.
+STALLED_AFTER = float(os.environ.get("KOTLIK_STALLED_AFTER", "30"))
+
+
+@app.task(name=REDRIVE, acks_late=True)
+def redrive(idle_seconds: float = STALLED_AFTER) -> int:
+    """Send again the task of every game that has waited on a worker for ``idle_seconds``."""
+    with _pool().connection() as conn:
+        resent = resend_stalled(conn, idle_seconds)
+    if resent:
+        log.warning("re-sent %d task(s) of games that waited on a worker too long", resent)
     return resent

@@ -12,6 +12,7 @@ from httpclient import Client, create, play_to_end
 
 from events.outbox import pending
 from projections import commands, lobby
+from workers.relay import resend_stalled
 
 GAME = "kupferkessel"
 
@@ -69,3 +70,26 @@ def test_a_duplicate_task_is_harmless(pool: Any, api: Client) -> None:
     with pool.connection() as conn:
         assert commands.play_bot(conn, game_id, 1, game["version"]) is None  # not its turn
         assert commands.score_game(conn, game_id, game["version"]) is None  # not over
+
+
+def test_a_game_whose_bot_task_was_lost_is_driven_again(pool: Any, worker: Any) -> None:
+    """The outbox row was handed over, then the task died with its worker or broker: the game
+    would wait for ever. The stalled-game sweep finds it by its lobby row and sends the task again."""
+    with pool.connection() as conn:
+        created = commands.create_game(conn, GAME, [{"name": "Bot", "bot": "default"}, {"name": "H"}], {})
+        game_id = UUID(str(created.game.id))
+        conn.execute(
+            "UPDATE outbox SET sent_at = now() WHERE id = ANY(%s)", ([q.id for q in created.queued],)
+        )
+        assert resend_stalled(conn, 30) == 0  # not idle long enough yet
+        conn.execute("UPDATE games SET updated_at = now() - interval '1 minute' WHERE id = %s", (game_id,))
+        assert resend_stalled(conn, 30) >= 1
+    deadline = time.monotonic() + 60
+    while (row := _row(pool, game_id)).version == created.game.version and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert row.version > created.game.version and row.to_move == [1]
+
+
+def _row(pool: Any, game_id: UUID) -> lobby.GameRow:
+    with pool.connection() as conn:
+        return lobby.get(conn, game_id)
