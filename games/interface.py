@@ -5,6 +5,12 @@ deterministic decider: plain JSON-compatible data in, plain data out, no I/O, no
 randomness but the :class:`games.rng.Rng` it is handed. The platform (``projections``, ``service``,
 ``workers``) talks to every game through these names only and never branches on a game id.
 
+No function below changes the state, event or command it is given, so the platform may keep one
+folded state in memory and hand it to any number of readers, ``decide`` and ``evolve`` alike; and a
+state back from a jsonb snapshot (keys reordered) behaves exactly like the one kept in memory
+(``tests/games/test_contract.py`` checks both). What they return may share structure with that state
+(a view with its board, say), so callers treat results as read-only too.
+
 ``INFO: GameInfo``
     Static facts: id, names, seat range, rules version.
 ``setup(options, seats, rng) -> list[Event]``
