@@ -3,9 +3,10 @@
     python bench/playouts.py [--games 50] [--game carcassonne] [--bots default,random]
                              [--options '{"mage_witch": false}']
 
-Prints, per game and seat count: games and commands per second, events per game, the size of the
-final state as JSON (what a snapshot stores) and the peak memory of one playout. A benchmark, not
-a test: nothing is asserted.
+Prints, per game and seat count: games, commands and events per second, the mean time of one
+``decide`` (what a command costs the platform besides folding its events), events per game, the
+size of the final state as JSON (what a snapshot stores) and the peak memory of one playout. A
+benchmark, not a test: nothing is asserted.
 """
 
 from __future__ import annotations
@@ -14,9 +15,29 @@ import argparse
 import json
 import time
 import tracemalloc
+from types import ModuleType
+from typing import Any
 
 import games
 from games.simulate import play
+
+
+class _Timed:
+    """The game module with its ``decide`` timed: what ``play`` sees, and the seconds spent deciding."""
+
+    def __init__(self, game: ModuleType) -> None:
+        self._game = game
+        self.seconds = 0.0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def decide(self, *args: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return self._game.decide(*args)
+        finally:
+            self.seconds += time.perf_counter() - start
 
 
 def _seat_counts(game_id: str) -> list[int]:
@@ -32,16 +53,17 @@ def main() -> None:
     parser.add_argument("--options", type=json.loads, default={}, help="game options as JSON")
     args = parser.parse_args()
     named = args.bots.split(",")
-    print(f"{'game':<14}{'seats':>6}{'games/s':>9}{'cmds/s':>9}", end="")
+    print(f"{'game':<14}{'seats':>6}{'games/s':>9}{'cmds/s':>9}{'events/s':>10}{'decide µs':>11}", end="")
     print(f"{'events/game':>13}{'state KiB':>11}{'peak KiB':>10}")
     for game_id in [args.game] if args.game else games.known():
         game = games.load(game_id)
         for seats in _seat_counts(game_id):
             bots = (named + named[-1:] * seats)[:seats]
+            timed = _Timed(game)
             start = time.perf_counter()
             commands = events = 0
             for i in range(args.games):
-                match = play(game, bots, f"bench-{seats}-{i}".encode(), args.options)
+                match = play(timed, bots, f"bench-{seats}-{i}".encode(), args.options)  # type: ignore[arg-type]
                 commands += match.commands
                 events += len(match.events)
             seconds = time.perf_counter() - start
@@ -52,6 +74,7 @@ def main() -> None:
             state_kib = len(json.dumps(match.state)) / 1024
             print(
                 f"{game_id:<14}{seats:>6}{args.games / seconds:>9.1f}{commands / seconds:>9.0f}"
+                f"{events / seconds:>10.0f}{timed.seconds / commands * 1e6:>11.1f}"
                 f"{events / args.games:>13.0f}{state_kib:>11.1f}{peak / 1024:>10.0f}"
             )
 
