@@ -1,0 +1,93 @@
+"""Waiting clients hold no thread: ``kotlik web`` (gunicorn, gevent) keeps answering short requests
+while hundreds of streams and long-polls are open, and every one of them gets what it waits for."""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from httpclient import Client, create
+from processes import environment, kotlik, wait_until
+
+STREAMS = 300
+POLLS = 100
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def web(broker: dict[str, str], tmp_path: Path) -> Iterator[Client]:
+    """``kotlik web`` with one gunicorn process, as a user runs it."""
+    port = _free_port()
+    log = tmp_path / "web.log"
+    process = kotlik(["web", "--port", str(port), "--workers", "1"], environment(**broker), log)
+    api = Client(f"http://127.0.0.1:{port}")
+
+    def answers() -> bool:
+        assert process.poll() is None, log.read_text()
+        try:
+            return api.get("/health", timeout=2).status == 200
+        except OSError:
+            return False
+
+    try:
+        wait_until(answers, 60, "kotlik web to answer")
+        yield api
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _open(port: int, path: str) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: kotlik\r\nConnection: close\r\n\r\n".encode())
+    return sock
+
+
+def _read_until(sock: socket.socket, needle: bytes, timeout: float) -> bytes:
+    data = b""
+    deadline = time.monotonic() + timeout
+    while needle not in data and time.monotonic() < deadline:
+        sock.settimeout(max(0.1, deadline - time.monotonic()))
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def test_short_requests_flow_while_streams_and_long_polls_wait(web: Client) -> None:
+    port = int(web.base.rsplit(":", 1)[1])
+    game = create(web, "kupferkessel", [{"name": "A"}, {"name": "B"}])
+    path = f"/api/v1/games/{game['id']}"
+    version = game["version"]
+    streams = [_open(port, f"{path}/stream?after={version}") for _ in range(STREAMS)]
+    polls = [_open(port, f"{path}/state?wait=50&since={version}") for _ in range(POLLS)]
+    try:
+        time.sleep(1)
+        for _ in range(5):
+            assert web.get("/api/v1/catalog", timeout=10).status == 200
+        seats = {s["seat"]: web.seat(s["token"]) for s in game["seats"]}
+        for _ in range(3):
+            to_move = web.get(path).body["to_move"][0]
+            command = seats[to_move].get(f"{path}/actions").body[0]
+            reply = seats[to_move].post(f"{path}/commands", command)
+            assert reply.status == 201
+        last = reply.body["version"]
+        seen = [_read_until(s, f"id: {last}\n".encode(), 30) for s in streams]
+        assert all(f"id: {v}\n".encode() in s for s in seen for v in range(version + 1, last + 1))
+        answered = [_read_until(p, b'"version"', 30) for p in polls]
+        assert all(a.startswith(b"HTTP/1.1 200") for a in answered), answered[0][:200]
+    finally:
+        for sock in streams + polls:
+            sock.close()
