@@ -68,13 +68,19 @@ def configure(conn: Connection[Any]) -> None:
     set_json_dumps(_dumps, conn)
 
 
+#: Seconds to wait for a connection, from the pool or from the server, before giving up: a
+#: request answers 503 in bounded time when the database is down rather than hanging.
+CONNECT_TIMEOUT = 5
+
+
 def create_pool(url: str | None = None, *, min_size: int = 1, max_size: int = 10) -> ConnectionPool:
     """A connection pool whose rows are dicts; opened and waited for, so errors surface at start."""
     pool = ConnectionPool(
         url or database_url(),
         min_size=min_size,
         max_size=max_size,
-        kwargs={"row_factory": dict_row, "autocommit": True},
+        timeout=2 * CONNECT_TIMEOUT,
+        kwargs={"row_factory": dict_row, "autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
         configure=configure,
         open=False,
     )

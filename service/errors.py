@@ -12,6 +12,8 @@ from typing import Any
 
 from flask import Flask, Response, json
 from marshmallow import ValidationError
+from psycopg import OperationalError
+from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from events import VersionConflict
@@ -99,8 +101,24 @@ def invalid(error: ValidationError) -> Response:
     return problem(422, "Unprocessable Entity", _describe(messages), None, errors=messages)
 
 
+#: Seconds a client is asked to wait when the database cannot be reached.
+RETRY_AFTER = 5
+
+
+def unavailable(error: Exception) -> Response:
+    """The database is unreachable or every connection is busy: retry later, nothing was written
+    (a command whose transaction did not commit appended nothing)."""
+    response = problem(
+        503, "Service Unavailable", "the database cannot be reached; retry shortly", "unavailable"
+    )
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response
+
+
 def register(app: Flask) -> None:
     for cls, (status, slug, title) in STATUS.items():
         app.register_error_handler(cls, _domain(status, slug, title))
     app.register_error_handler(ValidationError, invalid)
     app.register_error_handler(HTTPException, http_problem)
+    app.register_error_handler(OperationalError, unavailable)
+    app.register_error_handler(PoolTimeout, unavailable)
