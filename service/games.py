@@ -111,19 +111,22 @@ class State(MethodView):
         with connection() as conn:
             row = lobby.get(conn, game_id)
             seat = caller_seat(conn, game_id, required=False)
-            unchanged = at is None and known is not None and row.version <= known
-            if not unchanged or not query.get("wait"):
-                return _state(conn, row, seat, at, unchanged)
+            if at is not None or known is None or row.version > known:
+                return _state(conn, row, seat, at)
+            if not query.get("wait"):
+                return _not_modified(row.version)
         # Wait with no connection held; the listener wakes this request when the game moves.
-        if listener().wait(game_id, row.version, query["wait"]) is None:
-            return Response(status=304, headers=_etag(row.version))
+        if listener().wait(game_id, known, query["wait"]) is None:
+            return _not_modified(row.version)
         with connection() as conn:
-            return _state(conn, lobby.get(conn, game_id), seat, None, False)
+            return _state(conn, lobby.get(conn, game_id), seat, None)
 
 
-def _state(conn: Connection[Any], row: GameRow, seat: int | None, at: int | None, unchanged: bool) -> Any:
-    if unchanged:
-        return Response(status=304, headers=_etag(row.version))
+def _not_modified(version: int) -> Response:
+    return Response(status=304, headers=_etag(version))
+
+
+def _state(conn: Connection[Any], row: GameRow, seat: int | None, at: int | None) -> Any:
     game = games.load(row.game)
     if at is None:
         folded = CACHE.state(conn, row.id, game, row.version)
