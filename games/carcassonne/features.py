@@ -41,27 +41,29 @@ def position(s: dict[str, Any], seg: str) -> dict[str, int]:
 def place(s: dict[str, Any], tile: str, x: int, y: int, rotation: int) -> dict[str, Any]:
     """``s`` with ``tile`` laid at ``(x, y)``: features created and merged, completions recorded.
 
-    Copies only what changes (the lookups and the records it touches); ``s`` is left alone.
+    Copies only what changes (the lookups and the records it touches); ``s`` is left alone. The copies
+    are ``.copy()``: unlike ``dict(d)``, it stays a flat copy after merges have deleted keys.
     ``completed`` lists the features this tile completed, in the tile's feature order.
     """
     o = tiles.of(tile, rotation)
     t = len(s["tiles"])
-    grid = dict(s["grid"])
+    grid = s["grid"].copy()
     grid[f"{x},{y}"] = t
     placed = [*s["tiles"], [tile, x, y, rotation]]
-    owner = dict(s["owner"])
-    feats = dict(s["features"])
+    owner = s["owner"].copy()
+    feats = s["features"].copy()
     fresh: set[str] = set()
     nf = s["next_fid"]
+    mine = tiles.segments(t)
     for i, f in enumerate(o.features):
-        seg = f"{t}:{i}"
+        seg = mine[i]
         fid = str(nf)
         nf += 1
         rec: Rec = {
             "kind": f.kind, "segs": [seg], "open": len(f.edges), "shields": int(f.shield), "followers": [],
         }
         if f.kind == "field":
-            rec["cities"] = [f"{t}:{c}" for c in f.cities]
+            rec["cities"] = [mine[c] for c in f.cities]
         feats[fid] = rec
         fresh.add(fid)
         owner[seg] = fid
@@ -96,54 +98,56 @@ def place(s: dict[str, Any], tile: str, x: int, y: int, rotation: int) -> dict[s
         del feats[b]
         return a
 
-    for d, (dx, dy) in enumerate(tiles.DELTA):
-        nt = grid.get(f"{x + dx},{y + dy}")
+    sides, ring = tiles.keys_around(x, y)
+    for d, key in enumerate(sides):
+        nt = grid.get(key)
         if nt is None:
             continue
         ntile, _, _, nr = placed[nt]
         no = tiles.of(ntile, nr)
+        theirs = tiles.segments(nt)
         od = (d + 2) % 4
         lf = o.edge_feature[d]
         if lf >= 0:
-            m = merge(owner[f"{t}:{lf}"], owner[f"{nt}:{no.edge_feature[od]}"])
+            m = merge(owner[mine[lf]], owner[theirs[no.edge_feature[od]]])
             own(m)["open"] -= 2
         for k in (0, 1):
             lf = o.half_feature[2 * d + k]
             if lf >= 0:
-                merge(owner[f"{t}:{lf}"], owner[f"{nt}:{no.half_feature[2 * od + 1 - k]}"])
+                merge(owner[mine[lf]], owner[theirs[no.half_feature[2 * od + 1 - k]]])
 
     completed: list[str] = []
     neighbours = 0
-    for dx, dy in tiles.RING:
-        nt = grid.get(f"{x + dx},{y + dy}")
+    for key in ring:
+        nt = grid.get(key)
         if nt is None:
             continue
         neighbours += 1
         ntile, _, _, nr = placed[nt]
         mon = tiles.of(ntile, nr).monastery
         if mon >= 0:
-            fid = owner[f"{nt}:{mon}"]
+            fid = owner[tiles.segments(nt)[mon]]
             rec = own(fid)
             rec["open"] -= 1
             if rec["open"] == 0:
                 completed.append(fid)
     if o.monastery >= 0:
-        fid = owner[f"{t}:{o.monastery}"]
+        fid = owner[mine[o.monastery]]
         own(fid)["open"] = 8 - neighbours
         if neighbours == 8:
             completed.append(fid)
     for i, f in enumerate(o.features):
         if f.kind in ("road", "city"):
-            fid = owner[f"{t}:{i}"]
+            fid = owner[mine[i]]
             if feats[fid]["open"] == 0 and fid not in completed:
                 completed.append(fid)
 
-    frontier = dict(s["frontier"])
+    frontier = s["frontier"].copy()
     frontier.pop(f"{x},{y}", None)
-    for d, (dx, dy) in enumerate(tiles.DELTA):
-        key = f"{x + dx},{y + dy}"
+    for d, key in enumerate(sides):
         if key in grid:
             continue
+        dx, dy = tiles.DELTA[d]
         entry = frontier.get(key)
         pattern = list(entry[2]) if entry else ["?"] * 4
         pattern[(d + 2) % 4] = o.edges[d]
@@ -166,15 +170,18 @@ def placements(s: dict[str, Any], tile: str) -> list[list[int]]:
 
     Sorted, so the order never depends on how a stored state's objects were keyed (jsonb reorders).
     """
-    type_id = tiles.tile_type(tile)
-    out = []
-    for x, y, pattern in s["frontier"].values():
-        for r in tiles.rotations_fitting(type_id, pattern):
-            out.append([x, y, r])
+    fitting = tiles.fitting(tiles.tile_type(tile))
+    out = [[x, y, r] for x, y, pattern in s["frontier"].values() for r in fitting[pattern]]
     out.sort()
     return out
 
 
+def fits(s: dict[str, Any], tile: str, x: int, y: int, rotation: int) -> bool:
+    """Whether ``[x, y, rotation]`` is among :func:`placements`, without listing them."""
+    entry = s["frontier"].get(f"{x},{y}")
+    return entry is not None and rotation in tiles.fitting(tiles.tile_type(tile))[entry[2]]
+
+
 def fits_somewhere(s: dict[str, Any], tile: str) -> bool:
-    type_id = tiles.tile_type(tile)
-    return any(tiles.rotations_fitting(type_id, p) for _, _, p in s["frontier"].values())
+    fitting = tiles.fitting(tiles.tile_type(tile))
+    return any(fitting[p] for _, _, p in s["frontier"].values())

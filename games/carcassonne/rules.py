@@ -103,7 +103,7 @@ def _place_tile(s: dict[str, Any], seat: int, cmd: Command, rng: Rng) -> list[Ev
         raise IllegalMove("rotation is 0, 1, 2 or 3 quarter turns clockwise")
     if f"{x},{y}" in s["grid"]:
         raise IllegalMove("that square already holds a tile")
-    if [x, y, r] not in s["placements"]:
+    if not features.fits(s, s["current"], x, y, r):
         raise IllegalMove("the tile must touch the map and every edge must match its neighbour's")
     return [{"type": "TilePlaced", "seat": seat, "tile": s["current"], "x": x, "y": y, "rotation": r}]
 
@@ -271,13 +271,18 @@ def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     return handler(state, seat, dict(command), rng)
 
 
+def placements(s: dict[str, Any]) -> list[list[int]]:
+    """Where the drawn tile may go: computed when asked, not at every draw, so folds skip it."""
+    return features.placements(s, s["current"]) if s["phase"] == "tile" else []
+
+
 def legal_actions(state: State, seat: int) -> list[Command]:
     s = state
     if s is None or s["phase"] not in PLAYING or seat != s["turn"]:
         return []
     phase = s["phase"]
     if phase == "tile":
-        return [{"type": "place_tile", "x": x, "y": y, "rotation": r} for x, y, r in s["placements"]]
+        return [{"type": "place_tile", "x": x, "y": y, "rotation": r} for x, y, r in placements(s)]
     if phase in ("conflict", "magic"):
         return magic.options(s)
     if phase == "follower":
@@ -309,7 +314,6 @@ def _started(_: State, e: Event) -> dict[str, Any]:
         "phase": "drawing",
         "turn": 0,
         "current": None,
-        "placements": [],
         "remaining": [t for t in tiles.tile_ids(mw) if t != tiles.START],
         "queue": arranged,
         "discarded": [],
@@ -337,7 +341,7 @@ def _take(s: dict[str, Any], tile: str) -> dict[str, Any]:
 
 def _drawn(s: dict[str, Any], e: Event) -> dict[str, Any]:
     s = _take(s, e["tile"])
-    s.update(current=e["tile"], placements=features.placements(s, e["tile"]), phase="tile", turn=e["seat"])
+    s.update(current=e["tile"], phase="tile", turn=e["seat"])
     return s
 
 
@@ -359,7 +363,7 @@ def _after_conflict(s: dict[str, Any]) -> dict[str, Any]:
 
 def _tile_placed(s: dict[str, Any], e: Event) -> dict[str, Any]:
     s = features.place(s, e["tile"], e["x"], e["y"], e["rotation"])
-    s.update(current=None, placements=[], last=len(s["tiles"]) - 1)
+    s.update(current=None, last=len(s["tiles"]) - 1)
     if s["mage_witch"] and magic.in_conflict(s):
         s["phase"] = "conflict"
         return s
@@ -387,12 +391,18 @@ def _follower_placed(s: dict[str, Any], e: Event) -> dict[str, Any]:
     s = dict(s)
     seg = _seg_at(s, e)
     fid = s["owner"][seg]
-    rec = s["features"][fid]
-    s["features"] = {**s["features"], fid: {**rec, "followers": [*rec["followers"], [e["seat"], seg]]}}
+    s["features"] = _with_followers(s["features"], fid, [*s["features"][fid]["followers"], [e["seat"], seg]])
     supply = list(s["supply"])
     supply[e["seat"]] -= 1
     s.update(supply=supply, phase="scoring")
     return s
+
+
+def _with_followers(feats: dict[str, Any], fid: str, followers: list[list[Any]]) -> dict[str, Any]:
+    """``feats`` with ``fid``'s followers replaced: ``.copy()``, as a merge-thinned dict copies fast."""
+    feats = feats.copy()
+    feats[fid] = {**feats[fid], "followers": followers}
+    return feats
 
 
 def _skipped(s: dict[str, Any], e: Event) -> dict[str, Any]:
@@ -414,14 +424,14 @@ def _feature_scored(s: dict[str, Any], e: Event) -> dict[str, Any]:
     for seat, _ in rec["followers"]:
         supply[seat] += 1
     s["supply"] = supply
-    s["features"] = {**s["features"], fid: {**rec, "followers": []}}
+    s["features"] = _with_followers(s["features"], fid, [])
     if e["figure"]:
         s[e["figure"]] = None
     return s
 
 
 def _ended(s: dict[str, Any], e: Event) -> dict[str, Any]:
-    return {**s, "phase": "over", "current": None, "placements": []}
+    return {**s, "phase": "over", "current": None}
 
 
 _EVENTS = {

@@ -9,7 +9,8 @@ north (``y``). Physical tiles are named ``<type>.<n>`` (``D.1`` is the start til
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
+from itertools import product
 from typing import Any
 
 from games.content import load_seed
@@ -121,3 +122,28 @@ def rotations_fitting(type_id: str, pattern: str) -> tuple[int, ...]:
         if all(p in ("?", e) for p, e in zip(pattern, edges, strict=True)):
             out.append(r)
     return tuple(out)
+
+
+@cache
+def fitting(type_id: str) -> dict[str, tuple[int, ...]]:
+    """:func:`rotations_fitting` for every possible pattern: one dict lookup per frontier square."""
+    return {p: rotations_fitting(type_id, p) for p in map("".join, product("CRF?", repeat=4))}
+
+
+@lru_cache(maxsize=4096)
+def keys_around(x: int, y: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The ``grid`` keys of the squares across each side of ``(x, y)`` (``DELTA`` order) and of the
+    eight around it (``RING`` order). Laying a tile looks all of them up; formatting them anew for
+    every tile was a good part of the cost of a fold. Few squares are ever used; the bound is a guard."""
+    return (
+        tuple(f"{x + dx},{y + dy}" for dx, dy in DELTA),
+        tuple(f"{x + dx},{y + dy}" for dx, dy in RING),
+    )
+
+
+@cache
+def segments(t: int) -> tuple[str, ...]:
+    """The segment names ``"<t>:<i>"`` of the ``t``-th tile placed, for every feature index a tile has
+    (built once per placement index, like :func:`keys_around`)."""
+    most = max(len(kind["features"]) for kind in types().values())
+    return tuple(f"{t}:{i}" for i in range(most))

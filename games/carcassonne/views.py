@@ -21,15 +21,17 @@ _PUBLIC = ("seats", "mage_witch", "phase", "turn", "supply", "tiles", "grid", "o
 
 def _followers(s: dict[str, Any]) -> list[dict[str, Any]]:
     """In placement order, not the order a stored (jsonb) state happens to keep its features in."""
-    placed = sorted(
-        (tuple(int(n) for n in seg.split(":")), seat, rec["kind"])
-        for rec in s["features"].values()
-        for seat, seg in rec["followers"]
-    )
-    return [
-        {"seat": seat, **features.position(s, f"{t}:{i}"), "kind": kind, "role": tiles.ROLES[kind]}
-        for (t, i), seat, kind in placed
-    ]
+    placed = []
+    for rec in s["features"].values():
+        for seat, seg in rec["followers"]:
+            t, i = seg.split(":")
+            placed.append((int(t), int(i), seat, rec["kind"]))
+    placed.sort()
+    out = []
+    for t, i, seat, kind in placed:
+        _, x, y, _ = s["tiles"][t]
+        out.append({"seat": seat, "x": x, "y": y, "feature": i, "kind": kind, "role": tiles.ROLES[kind]})
+    return out
 
 
 def _current(s: dict[str, Any]) -> dict[str, Any] | None:
@@ -48,9 +50,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         to_move=rules.to_move(s),
         over=s["phase"] == "over",
         current_tile=_current(s),
-        placements=s["placements"],
+        placements=rules.placements(s),
         pack_size=len(s["remaining"]),
-        pack=dict(sorted(Counter(tiles.tile_type(t) for t in s["remaining"]).items())),
+        pack=dict(sorted(Counter(map(tiles.tile_type, s["remaining"])).items())),
         board=[{"tile": t, "x": x, "y": y, "rotation": r} for t, x, y, r in s["tiles"]],
         followers=_followers(s),
         mage=None if s["mage"] is None else features.position(s, s["mage"]),
