@@ -16,7 +16,7 @@ from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
 from events.database import create_pool
-from service import errors
+from service import errors, limits, ratelimit, schemas
 from service.live import Listener
 
 API_PREFIX = "/api/v1"
@@ -40,6 +40,7 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
             },
         },
     )
+    app.config.update(MAX_CONTENT_LENGTH=limits.max_body(config))
     app.config.update(config)
     app.json = FastJSON(app)
     app.extensions["kotlik.pool"] = pool or create_pool()
@@ -50,10 +51,12 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     from service.health import blp as health
 
     api = Api(app)
-    api.register_blueprint(games)
-    api.register_blueprint(catalog)
-    api.register_blueprint(health)
+    for blueprint in (games, catalog, health):
+        blueprint.PAGINATION_ARGUMENTS_PARSER = schemas.PAGINATION_PARSER
+        api.register_blueprint(blueprint)
     errors.register(app)
+    ratelimit.register(app, database_url(app))  # before limits: a refused request is not read
+    limits.register(app)
     app.add_url_rule(f"{API_PREFIX}/docs/assets/<path:name>", "docs_assets", _docs_asset)
     return app
 
@@ -64,9 +67,19 @@ def _docs_asset(name: str) -> ResponseReturnValue:
 
 
 class FastJSON(DefaultJSONProvider):
-    """Responses through orjson: on the hot endpoints, encoding cost more than the rules."""
+    """Responses through orjson: on the hot endpoints, encoding cost more than the rules.
+
+    Bodies are read by orjson too, which refuses nesting past 1024 levels with a ValueError
+    where the standard library's parser recursed into a RecursionError (a 500); Kotlík's own
+    bound on nesting (:func:`service.limits.check_depth`) is far lower.
+    """
 
     sort_keys = False
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        value = orjson.loads(s)
+        limits.check_depth(value)
+        return value
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         if set(kwargs) - {"separators"}:  # an indent or a sort order: the standard library's encoder

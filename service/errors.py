@@ -76,11 +76,18 @@ def _domain(status: int, slug: str, title: str) -> Callable[[Exception], Respons
 
 
 def http_problem(error: HTTPException) -> Response:
-    """Werkzeug's and webargs' errors (400 malformed JSON, 422 field errors, 404, 405...)."""
+    """Werkzeug's and webargs' errors (400 malformed JSON, 422 field errors, 404, 405...).
+
+    The exception's own headers are kept (a 405's ``Allow``, a 413's ``Retry-After``); only its
+    HTML content type is not.
+    """
     data = getattr(error, "data", None) or {}
     errors = data.get("messages")
     detail = data.get("message") or (_describe(errors) if errors else error.description)
     response = problem(error.code or 500, error.name, detail, None, errors=errors)
+    for name, value in error.get_headers():
+        if name.lower() != "content-type":
+            response.headers[name] = value
     for name, value in (data.get("headers") or {}).items():
         response.headers[name] = value
     return response

@@ -2,12 +2,40 @@
 
 from __future__ import annotations
 
-from marshmallow import INCLUDE, Schema, fields, validate
+from typing import Any
+
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
+from webargs.flaskparser import FlaskParser
 
 import games
 
 #: Versions are PostgreSQL integers; anything larger is refused, not overflowed.
 VERSION = validate.Range(min=0, max=2**31 - 1)
+
+#: Lobby pages: the row offset (page - 1) × page_size must stay a PostgreSQL bigint.
+PAGE = validate.Range(min=1, max=2**31 - 1)
+
+
+class PaginationParser(FlaskParser):
+    """flask-smorest's pagination parameters with ``page`` bounded too.
+
+    Its schema bounds ``page_size`` (by ``max_page_size``) but not ``page``, and a page past
+    2⁶³ rows overflowed the query's OFFSET into a 500; now it is a 422 like any bad field.
+    """
+
+    def parse(self, argmap: Any, req: Any = None, **kwargs: Any) -> Any:
+        return super().parse(argmap, req, validate=_bounded_page, **kwargs)
+
+
+def _bounded_page(params: Any) -> None:
+    try:
+        PAGE(params.page)
+    except ValidationError as e:
+        raise ValidationError({"page": e.messages}) from None
+
+
+#: Set on each blueprint as its ``PAGINATION_ARGUMENTS_PARSER`` (read per request).
+PAGINATION_PARSER = PaginationParser()
 
 
 class SeatRequestSchema(Schema):

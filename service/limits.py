@@ -1,0 +1,85 @@
+"""Bounds on what one request may make the server read: the body's size and the JSON's nesting.
+
+A body is refused (413) before more of it than ``KOTLIK_MAX_BODY`` bytes is read, whether it says
+its length or comes chunked; JSON nested deeper than :data:`MAX_DEPTH` is refused (400) before
+any schema walks it. Commands and game creations are a few hundred bytes and a few levels deep.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, current_app, request
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
+
+#: Bytes of body read at most, unless ``KOTLIK_MAX_BODY`` says otherwise.
+MAX_BODY = 256 * 1024
+
+#: Levels of JSON arrays and objects allowed; the deepest body a client sends has about five.
+MAX_DEPTH = 64
+
+#: Methods whose JSON body is read (and so bounded) before the view's schema reads it.
+_WITH_BODY = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def max_body(config: Mapping[str, Any]) -> int:
+    """``KOTLIK_MAX_BODY`` from the app's config, else the environment, else :data:`MAX_BODY`."""
+    value = config.get("KOTLIK_MAX_BODY", os.environ.get("KOTLIK_MAX_BODY", MAX_BODY))
+    try:
+        size = int(value)
+    except ValueError:
+        raise ValueError(f"KOTLIK_MAX_BODY must be a number of bytes, not {value!r}") from None
+    if size <= 0:
+        raise ValueError(f"KOTLIK_MAX_BODY must be positive, not {size}")
+    return size
+
+
+def check_depth(value: Any, limit: int = MAX_DEPTH) -> None:
+    """Raise ``ValueError`` if ``value`` nests arrays and objects deeper than ``limit``.
+
+    Iterative, so a deep value cannot overflow the stack here; it stops at the first level
+    past the limit, so its cost is bounded by the (already bounded) body.
+    """
+    pending: list[tuple[Any, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            raise ValueError(f"JSON nested deeper than {limit} levels")
+        pending.extend((child, depth + 1) for child in children)
+
+
+def read_json_first() -> None:
+    """Read and parse a JSON body here, with the app's bounded parser, before the view's schema.
+
+    webargs parses bodies with the standard library, whose recursion on deep nesting ended in
+    a 500; by the time it runs, the body is known to be small and shallow (and it reads the
+    bytes cached here). Requests that match no route are not read at all.
+    """
+    if request.routing_exception is not None or request.method not in _WITH_BODY or not request.is_json:
+        return
+    limit = request.max_content_length
+    too_large = RequestEntityTooLarge(f"the body is over {limit} bytes (KOTLIK_MAX_BODY)")
+    try:
+        data = request.get_data(cache=True)
+    except RequestEntityTooLarge:
+        raise too_large from None
+    if request.content_length is None and limit is not None and len(data) >= limit:
+        raise too_large  # chunked: werkzeug stops reading at the limit and hands back what it read
+    if not data:
+        return  # the view's schema says what is missing
+    try:
+        current_app.json.loads(data)
+    except ValueError as e:  # orjson's JSONDecodeError, or too deep
+        raise BadRequest(f"malformed JSON: {e}") from None
+
+
+def register(app: Flask) -> None:
+    app.before_request(read_json_first)

@@ -1,0 +1,285 @@
+"""Hostile input through real HTTP: no request gives a 500, and abuse is bounded.
+
+Deep JSON is a 400, a huge body a 413 before it is read, a huge page number a 422, too many writes
+or wrong tokens a 429 with ``Retry-After`` that lifts once the window is over, a wrong method a
+405 with ``Allow``; every one is problem details, and none of them touches the event log.
+"""
+
+from __future__ import annotations
+
+import select
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+from httpclient import Client, Reply, create
+from processes import environment, kotlik, wait_until
+
+from service import ratelimit
+from service.limits import MAX_BODY, MAX_DEPTH
+
+GAME = "kupferkessel"
+HUMANS = [{"name": "Alice"}, {"name": "Bob"}]
+MB = 1024 * 1024
+
+
+@pytest.fixture(scope="module")
+def api(live_url: str) -> Client:
+    return Client(live_url)
+
+
+@pytest.fixture
+def game(api: Client) -> dict[str, Any]:
+    return create(api, GAME, HUMANS)
+
+
+def _path(game: dict[str, Any], rest: str = "") -> str:
+    return f"/api/v1/games/{game['id']}{rest}"
+
+
+def _log(api: Client, game: dict[str, Any]) -> Any:
+    """The whole log as the first seat sees it: what no refused request may change."""
+    return api.seat(game["seats"][0]["token"]).get(_path(game, "/events")).body
+
+
+def _problem(reply: Reply, status: int) -> dict[str, Any]:
+    assert reply.status == status, reply
+    problem = reply.problem
+    assert problem["status"] == status, problem
+    return problem
+
+
+def _nested(depth: int) -> bytes:
+    return b"[" * depth + b"]" * depth
+
+
+def _command_with(value: bytes) -> bytes:
+    return b'{"type": "brew", "potion": ' + value + b"}"
+
+
+def test_deep_json_is_a_400_and_appends_nothing(api: Client, game: dict[str, Any]) -> None:
+    seat = api.seat(game["seats"][0]["token"])
+    before = _log(api, game)
+    for depth in (MAX_DEPTH + 1, 1000, 5000, 100_000):
+        problem = _problem(api.post("/api/v1/games", raw=_nested(depth)), 400)
+        assert "nested deeper" in problem["detail"] or "depth limit" in problem["detail"], problem
+        _problem(seat.post(_path(game, "/commands"), raw=_command_with(_nested(depth))), 400)
+    options = b'{"game": "kupferkessel", "seats": [{"name": "A"}, {"name": "B"}], "options": {"x": %s}}'
+    deep_options = options % _nested(MAX_DEPTH + 5)
+    _problem(api.post("/api/v1/games", raw=deep_options), 400)
+    # Within the bound, the same bodies reach the schema and the rules, which refuse them.
+    _problem(api.post("/api/v1/games", raw=options % _nested(MAX_DEPTH - 5)), 422)
+    _problem(seat.post(_path(game, "/commands"), raw=_command_with(_nested(MAX_DEPTH - 2))), 422)
+    for malformed in (b'{"type": NaN}', b'{"type": "\\ud800"}', b'{"type": 1e999}', b"\xff\xfe", b"{"):
+        _problem(seat.post(_path(game, "/commands"), raw=malformed), 400)
+    assert _log(api, game) == before
+
+
+def _send_huge(port: int, path: str, size: int, *, chunked: bool, token: str | None) -> tuple[int, float]:
+    """POST ``size`` bytes of JSON whitespace, stopping as soon as an answer comes; its status
+    and the seconds it took. ``chunked`` sends no Content-Length, so only reading can tell."""
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        head = f"POST {path} HTTP/1.1\r\nHost: kotlik\r\nContent-Type: application/json\r\n"
+        if token:
+            head += f"Authorization: Bearer {token}\r\n"
+        head += "Transfer-Encoding: chunked\r\n" if chunked else f"Content-Length: {size}\r\n"
+        sock.sendall(f"{head}\r\n".encode())
+        piece = b" " * 65536
+        framed = f"{len(piece):x}\r\n".encode() + piece + b"\r\n" if chunked else piece
+        sent = 0
+        try:
+            while sent < size and not select.select([sock], [], [], 0)[0]:
+                sock.sendall(framed)
+                sent += len(piece)
+            if chunked and sent >= size:
+                sock.sendall(b"0\r\n\r\n")
+        except OSError:
+            pass  # the server stopped reading; its answer is what counts
+        answer = b""
+        while b"\r\n" not in answer:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    status = int(answer.split(b" ", 2)[1]) if answer.startswith(b"HTTP/") else 0
+    return status, time.monotonic() - started
+
+
+def test_a_huge_body_is_a_413_before_it_is_read(api: Client, game: dict[str, Any]) -> None:
+    port = int(api.base.rsplit(":", 1)[1])
+    before = _log(api, game)
+    token = game["seats"][0]["token"]
+    for path in ("/api/v1/games", _path(game, "/commands")):
+        for chunked in (False, True):
+            status, seconds = _send_huge(port, path, 50 * MB, chunked=chunked, token=token)
+            assert status == 413 and seconds < 20, (path, chunked, status, seconds)
+    # Just over the bound is refused too, and what the server says is problem details.
+    reply = api.post("/api/v1/games", raw=b" " * (MAX_BODY + 1))
+    assert "KOTLIK_MAX_BODY" in _problem(reply, 413)["detail"]
+    assert _log(api, game) == before
+
+
+def test_integers_in_queries_are_bounded(api: Client, game: dict[str, Any]) -> None:
+    before = _log(api, game)
+    huge = "79446782910002810673168384"
+    pages = (f"page={huge}", "page=0", "page=-1", "page=2147483648", f"page_size={huge}", "page_size=101")
+    for query in pages:
+        problem = _problem(api.get(f"/api/v1/games?{query}"), 422)
+        assert query.split("=")[0] in str(problem.get("errors")), problem
+    assert api.get("/api/v1/games?page=2147483647&page_size=100").status == 200  # the last page: empty
+    for rest in (f"/state?at={huge}", f"/state?since={huge}", f"/state?wait={huge}", f"/events?after={huge}"):
+        _problem(api.get(_path(game, rest)), 422)
+    _problem(api.get(_path(game, f"/stream?after={huge}")), 422)
+    assert _log(api, game) == before
+
+
+def test_a_wrong_method_is_a_405_with_allow(api: Client, game: dict[str, Any]) -> None:
+    before = _log(api, game)
+    for method, path, allowed in (
+        ("DELETE", "/api/v1/games", {"GET", "POST"}),
+        ("PUT", _path(game, "/commands"), {"POST"}),
+        ("POST", _path(game), {"GET"}),
+        ("PATCH", "/api/v1/catalog", {"GET"}),
+    ):
+        reply = api.request(method, path, {"type": "brew"})
+        _problem(reply, 405)
+        assert allowed <= {m.strip() for m in reply.headers["Allow"].split(",")}, reply.headers
+    _problem(api.get("/api/v1/nowhere"), 404)
+    assert _log(api, game) == before
+
+
+# Rate limits: an app of its own with small limits and counters in its memory, reset per test.
+LIMITS = "games=3 per 3 seconds,commands=4 per 3 seconds,writes=1000/second,unauthorized=3 per 3 seconds"
+
+
+@pytest.fixture(scope="module")
+def limited_app(pool: Any, broker: dict[str, str]) -> Any:
+    from service.app import create_app
+
+    return create_app(pool, TESTING=True, KOTLIK_RATE_LIMITS=LIMITS, KOTLIK_RATE_LIMIT_STORAGE="memory://")
+
+
+@pytest.fixture
+def limited(limited_app: Any) -> Iterator[Client]:
+    from werkzeug.serving import make_server
+
+    limited_app.extensions["kotlik.rate_limits"].strategy.storage.reset()
+    server = make_server("127.0.0.1", 0, limited_app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield Client(f"http://127.0.0.1:{server.server_port}")
+    server.shutdown()
+
+
+def _retry_after(reply: Reply) -> int:
+    problem = _problem(reply, 429)
+    assert problem["type"].endswith("/rate-limited"), problem
+    wait = int(reply.headers["Retry-After"])
+    assert 1 <= wait <= 3, reply.headers
+    return wait
+
+
+def test_creating_games_is_limited_per_address_then_recovers(limited: Client) -> None:
+    for _ in range(3):
+        create(limited, GAME, HUMANS)
+    bad = limited.post("/api/v1/games", {"game": "chess", "seats": HUMANS})
+    time.sleep(_retry_after(bad))
+    create(limited, GAME, HUMANS)
+
+
+def test_commands_are_limited_per_token_then_recover(limited: Client) -> None:
+    game = create(limited, GAME, HUMANS)
+    first, second = (limited.seat(s["token"]) for s in game["seats"])
+    before = _log(limited, game)
+    refusals = [first.post(_path(game, "/commands"), {"type": "nonsense"}) for _ in range(4)]
+    assert 429 not in [r.status for r in refusals], refusals
+    wait = _retry_after(first.post(_path(game, "/commands"), {"type": "nonsense"}))
+    assert second.post(_path(game, "/commands"), {"type": "nonsense"}).status in (409, 422)  # its own count
+    for _ in range(50):  # reads are not limited
+        assert first.get(_path(game, "/state")).status == 200
+    assert _log(limited, game) == before
+    time.sleep(wait)
+    assert first.post(_path(game, "/commands"), {"type": "nonsense"}).status in (409, 422)
+
+
+def test_wrong_tokens_shut_out_the_address_for_a_while(limited: Client) -> None:
+    game = create(limited, GAME, HUMANS)
+    owner = limited.seat(game["seats"][0]["token"])
+    before = _log(limited, game)
+    for _ in range(3):
+        _problem(limited.seat("forged").post(_path(game, "/commands"), {"type": "brew"}), 401)
+    wait = _retry_after(limited.seat("forged").get(_path(game, "/state")))
+    _retry_after(owner.get(_path(game, "/state")))  # any token from this address, for the window
+    assert limited.get(_path(game, "/state")).status == 200  # spectators are not guessing tokens
+    time.sleep(wait)
+    assert owner.get(_path(game, "/state")).status == 200
+    assert _log(limited, game) == before
+
+
+def test_rate_limit_settings() -> None:
+    assert ratelimit.parse_limits("off") == {}
+    chosen = ratelimit.parse_limits("commands=100/second, games=off")
+    assert "games" not in chosen and chosen["commands"].amount == 100 and "writes" in chosen
+    for wrong in ("nonsense=1/second", "commands", "commands=lots"):
+        with pytest.raises(ValueError, match="KOTLIK_RATE_LIMITS"):
+            ratelimit.parse_limits(wrong)
+    assert ratelimit.storage_uri({"CELERY_BROKER_URL": "redis://h:6379/0"}) == "redis://h:6379/0"
+    assert ratelimit.storage_uri({"CELERY_BROKER_URL": "amqp://h", "KOTLIK_RATE_LIMIT_STORAGE": None}) in (
+        "memory://",
+        ratelimit.storage_uri({}),
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_kotlik_web_refuses_huge_bodies_without_growing(broker: dict[str, str], tmp_path: Path) -> None:
+    """Four 50 MB bodies at once, chunked (no Content-Length to refuse them by), against gunicorn."""
+    port = _free_port()
+    log = tmp_path / "web.log"
+    process = kotlik(["web", "--port", str(port), "--workers", "1"], environment(**broker), log)
+    web = Client(f"http://127.0.0.1:{port}")
+
+    def answers() -> bool:
+        assert process.poll() is None, log.read_text()
+        try:
+            return web.get("/health", timeout=2).status == 200
+        except OSError:
+            return False
+
+    try:
+        wait_until(answers, 60, "kotlik web to answer")
+        game = create(web, GAME, HUMANS)
+        workers = psutil.Process(process.pid).children(recursive=True)
+        rss_before = sum(p.memory_info().rss for p in workers)
+        results: list[tuple[int, float]] = []
+        paths = ["/api/v1/games", _path(game, "/commands")] * 2
+        threads = [
+            threading.Thread(
+                target=lambda p=path: results.append(
+                    _send_huge(port, p, 50 * MB, chunked=True, token=game["seats"][0]["token"])
+                )
+            )
+            for path in paths
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        grown = sum(p.memory_info().rss for p in workers) - rss_before
+        assert sorted(status for status, _ in results) == [413] * 4, results
+        assert max(seconds for _, seconds in results) < 30, results
+        assert grown < 40 * MB, grown
+        assert web.get(_path(game)).status == 200
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
