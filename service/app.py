@@ -71,14 +71,14 @@ class FastJSON(DefaultJSONProvider):
 
     Bodies are read by orjson too, which refuses nesting past 1024 levels with a ValueError
     where the standard library's parser recursed into a RecursionError (a 500); Kotlík's own
-    bound on nesting (:func:`service.limits.check_depth`) is far lower.
+    bound on nesting (:func:`service.limits.check_json`) is far lower.
     """
 
     sort_keys = False
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         value = orjson.loads(s)
-        limits.check_depth(value)
+        limits.check_json(value)
         return value
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:

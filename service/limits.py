@@ -36,8 +36,9 @@ def max_body(config: Mapping[str, Any]) -> int:
     return size
 
 
-def check_depth(value: Any, limit: int = MAX_DEPTH) -> None:
-    """Raise ``ValueError`` if ``value`` nests arrays and objects deeper than ``limit``.
+def check_json(value: Any, limit: int = MAX_DEPTH) -> None:
+    """Raise ``ValueError`` if ``value`` nests arrays and objects deeper than ``limit``, or holds
+    a NUL character (U+0000), which PostgreSQL cannot store in text or jsonb (it was a 500).
 
     Iterative, so a deep value cannot overflow the stack here; it stops at the first level
     past the limit, so its cost is bounded by the (already bounded) body.
@@ -45,8 +46,12 @@ def check_depth(value: Any, limit: int = MAX_DEPTH) -> None:
     pending: list[tuple[Any, int]] = [(value, 1)]
     while pending:
         item, depth = pending.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                raise ValueError("JSON strings may not hold U+0000")
+            continue
         if isinstance(item, dict):
-            children: Any = item.values()
+            children: Any = [*item.keys(), *item.values()]
         elif isinstance(item, list):
             children = item
         else:

@@ -12,6 +12,10 @@ import games
 #: Versions are PostgreSQL integers; anything larger is refused, not overflowed.
 VERSION = validate.Range(min=0, max=2**31 - 1)
 
+#: PostgreSQL stores no U+0000 in text; a query string holding one was a 500 (bodies are checked
+#: as they are read, by :func:`service.limits.check_json`).
+NO_NUL = validate.Regexp(r"\A[^\x00]*\Z", error="may not hold U+0000")
+
 #: Lobby pages: the row offset (page - 1) × page_size must stay a PostgreSQL bigint.
 PAGE = validate.Range(min=1, max=2**31 - 1)
 
@@ -89,7 +93,7 @@ class CreatedGameSchema(GameSummarySchema):
 
 
 class LobbyQuerySchema(Schema):
-    game = fields.String()
+    game = fields.String(validate=NO_NUL)
     status = fields.String(validate=validate.OneOf(["active", "scoring", "finished"]))
 
 

@@ -75,6 +75,10 @@ def test_deep_json_is_a_400_and_appends_nothing(api: Client, game: dict[str, Any
     # Within the bound, the same bodies reach the schema and the rules, which refuse them.
     _problem(api.post("/api/v1/games", raw=options % _nested(MAX_DEPTH - 5)), 422)
     _problem(seat.post(_path(game, "/commands"), raw=_command_with(_nested(MAX_DEPTH - 2))), 422)
+    with_nul = b'{"game": "kupferkessel", "seats": [{"name": "A\\u0000"}, {"name": "B"}]}'
+    assert "U+0000" in _problem(api.post("/api/v1/games", raw=with_nul), 400)["detail"]
+    _problem(seat.post(_path(game, "/commands"), raw=b'{"type": "brew", "\\u0000": 1}'), 400)
+    _problem(api.get("/api/v1/games?game=%00"), 422)
     for malformed in (b'{"type": NaN}', b'{"type": "\\ud800"}', b'{"type": 1e999}', b"\xff\xfe", b"{"):
         _problem(seat.post(_path(game, "/commands"), raw=malformed), 400)
     assert _log(api, game) == before
