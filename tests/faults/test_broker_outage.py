@@ -17,7 +17,8 @@ from test_worker_crashes import bot_games, moved, unfinished
 from events.database import create_pool, migrate
 from events.outbox import pending
 
-pytestmark = pytest.mark.faults
+#: Each test stops itself well before this; the timeout only guards CI against a hang.
+pytestmark = [pytest.mark.faults, pytest.mark.timeout(600)]
 
 GAMES = size("GAMES", 16)
 #: Seconds Redis stays down.

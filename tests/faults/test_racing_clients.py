@@ -18,7 +18,8 @@ from conftest import check_game, kotlik_web, size
 from httpclient import Client, Reply, create
 from processes import environment
 
-pytestmark = pytest.mark.faults
+#: Each test stops itself well before this; the timeout only guards CI against a hang.
+pytestmark = [pytest.mark.faults, pytest.mark.timeout(600)]
 
 CLIENTS = size("CLIENTS", 200)
 GAMES = max(1, CLIENTS // 4)

@@ -18,7 +18,8 @@ from processes import environment, fresh_database
 from events.database import create_pool, migrate
 from projections import lobby
 
-pytestmark = pytest.mark.faults
+#: Each test stops itself well before this; the timeout only guards CI against a hang.
+pytestmark = [pytest.mark.faults, pytest.mark.timeout(600)]
 
 GAMES = size("GAMES", 16)
 KILLS = size("KILLS", 10)
