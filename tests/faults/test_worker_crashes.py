@@ -61,8 +61,8 @@ def unfinished(api: Client, ids: list[str]) -> list[str]:
 
 
 _EMBEDDED_POLLS = (
-    "on the embedded server the default broker's doorbell (workers/broker.py) never wakes the worker: every "
-    "hop waits for the 1 s poll (about 6 bot moves/s instead of 60), so the games cannot finish in time"
+    "on the embedded server a worker on the default broker waits out the 1 s poll between tasks (its "
+    "doorbell, workers/broker.py, does not wake it there): about 6 bot moves/s, not 60: too slow"
 )
 
 
