@@ -52,8 +52,11 @@ CASES: dict[str, list[tuple[str, list[str], dict[str, Any]]]] = {
     ],
     "skodakouzla": [
         ("2p", ["random"] * 2, {}),
-        ("2p variants", ["random"] * 2,
-         {"two_colours": True, "masters": ["fire", "ice"], "other_freeze": True}),
+        (
+            "2p variants",
+            ["random"] * 2,
+            {"two_colours": True, "masters": ["fire", "ice"], "other_freeze": True},
+        ),
     ],
 }
 
@@ -92,8 +95,9 @@ def record(game: ModuleType, bots: list[str], options: dict[str, Any], n: int) -
     return logs
 
 
-def _median_rate(folds: Callable[[], tuple[list[list[Event]], list[State]]], game: ModuleType,
-                 repeat: int) -> float:
+def _median_rate(
+    folds: Callable[[], tuple[list[list[Event]], list[State]]], game: ModuleType, repeat: int
+) -> float:
     """Events/s folding what ``folds()`` prepares untimed (logs, start states); median of ``repeat``."""
     rates = []
     for _ in range(repeat):
@@ -130,15 +134,19 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="timings per figure; the median is shown")
     parser.add_argument("--game", choices=games.known())
     args = parser.parse_args()
-    print(f"{'game':<14}{'case':<13}{'events':>8}{'cold ev/s':>11}{'× goal':>8}{'snapshot ev/s':>15}"
-          f"{'cached ev/s':>13}{'load µs':>9}")
+    print(
+        f"{'game':<14}{'case':<13}{'events':>8}{'cold ev/s':>11}{'× goal':>8}{'snapshot ev/s':>15}"
+        f"{'cached ev/s':>13}{'load µs':>9}"
+    )
     for game_id in [args.game] if args.game else games.known():
         game = games.load(game_id)
         for label, bots, options in cases(game_id):
             logs = record(game, bots, options, args.games)
             r = measure(game, logs, args.repeat)
-            print(f"{game_id:<14}{label:<13}{logs.count:>8}{r['cold']:>11,.0f}{r['cold'] / GOAL:>8.2f}"
-                  f"{r['snapshot']:>15,.0f}{r['cached']:>13,.0f}{r['load_us']:>9,.0f}")
+            print(
+                f"{game_id:<14}{label:<13}{logs.count:>8}{r['cold']:>11,.0f}{r['cold'] / GOAL:>8.2f}"
+                f"{r['snapshot']:>15,.0f}{r['cached']:>13,.0f}{r['load_us']:>9,.0f}"
+            )
 
 
 if __name__ == "__main__":

@@ -148,9 +148,14 @@ def _state(conn: Connection[Any], row: GameRow, seat: int | None, at: int | None
     return body, 200, _etag(folded.version)
 
 
+def _is_version(text: str) -> bool:
+    """ASCII digits that fit a version (``str.isdigit`` alone would take ``²`` or 5,000 digits)."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
+
+
 def _etag_version() -> int | None:
     tag = (request.headers.get("If-None-Match") or "").strip().removeprefix("W/").strip('"')
-    return int(tag) if tag.isdigit() else None
+    return int(tag) if _is_version(tag) else None
 
 
 @blp.route("/<uuid:game_id>/actions")
@@ -232,7 +237,7 @@ class Stream(MethodView):
         Reconnect with ``Last-Event-ID`` (or ``?after=``) to continue where the stream stopped.
         """
         after = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
-        if not after.isdigit() or len(after) > 9:
+        if not _is_version(after):
             raise ValidationError("after must be a version number", "after")
         with connection() as conn:
             row = lobby.get(conn, game_id)

@@ -140,6 +140,9 @@ def test_integers_in_queries_are_bounded(api: Client, game: dict[str, Any]) -> N
     for rest in (f"/state?at={huge}", f"/state?since={huge}", f"/state?wait={huge}", f"/events?after={huge}"):
         _problem(api.get(_path(game, rest)), 422)
     _problem(api.get(_path(game, f"/stream?after={huge}")), 422)
+    for odd in ("²", huge):  # digits to str.isdigit, yet no version
+        _problem(api.get(_path(game, "/stream"), headers={"Last-Event-ID": odd}), 422)
+        assert api.get(_path(game, "/state"), headers={"If-None-Match": f'"{odd}"'}).status == 200
     assert _log(api, game) == before
 
 
