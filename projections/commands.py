@@ -142,9 +142,10 @@ def play(
                     "last_version) VALUES (%s, %s, %s, %s, %s, %s)",
                     (game_id, command_id, request_hash, seat, stored[0].version, after.version),
                 )
-    except (errors.UniqueViolation, VersionConflict):
-        # The same key racing its first use loses at the append or at the key; it gets the
-        # winner's answer, which is committed by the time the primary key let us know.
+    except (errors.UniqueViolation, GameError, VersionConflict):
+        # The same key racing its first use loses at the append or at the key, or (having read
+        # the game after the winner's commit) finds its command no longer fits; either way it
+        # gets the winner's answer, if there is one.
         earlier = _replay(conn, game_id, command_id, request_hash) if command_id else None
         if earlier is None:
             raise

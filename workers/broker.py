@@ -134,21 +134,36 @@ class Doorbell:
             time.sleep(timeout)
 
 
+#: Seconds a worker whose prefetch slots are all taken pauses before letting Celery send its acks.
+ACK_BREATH = 0.002
+
+
 class Transport(sqlalchemy.Transport):
     Channel = Channel
     #: Only a safety net: a new message rings the doorbell.
     polling_interval = 1.0
     cycle: Any
     client: Any
+    channels: Any
 
     def drain_events(self, connection: Any, timeout: float | None = None, **kwargs: Any) -> None:
-        """kombu's loop, with the sleep between empty polls replaced by a wait for the doorbell."""
+        """kombu's loop, with the sleep between empty polls replaced by a wait for the doorbell.
+
+        While every prefetch slot holds an unacknowledged task there is nothing to wait for here:
+        Celery's loop sends the acknowledgements between calls, so the call ends at once (after a
+        breath) and lets it; waiting on the doorbell then would stall a busy worker a second a task.
+        """
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             try:
                 self.cycle.get(self._deliver, timeout=timeout)
                 return
             except Empty:
+                if not any(channel.qos.can_consume() for channel in self.channels):
+                    time.sleep(ACK_BREATH)
+                    if timeout is not None:
+                        raise TimeoutError() from None
+                    continue
                 remaining = self.polling_interval if deadline is None else deadline - time.monotonic()
                 if remaining <= 0:
                     raise TimeoutError() from None

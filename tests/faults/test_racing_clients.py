@@ -160,20 +160,12 @@ def test_clients_over_many_games_every_201_is_one_stored_command(web: Client, po
 #: Games each same-key race is run on: the losers' window is narrow, so once is not enough to see it.
 ROUNDS = 3
 
-_STRAY_422 = (
-    "a request racing the first use of its Idempotency-Key without expected_version can decide after the "
-    "winner committed, at the new version, where the command is illegal: 422/409 instead of the replay "
-    "(projections/commands.py play() re-checks the key only on UniqueViolation/VersionConflict)"
-)
-
 
 @pytest.mark.parametrize(
     "expected_version",
     [
         pytest.param(True, id="expected-version"),
-        pytest.param(
-            False, id="no-expected-version", marks=pytest.mark.xfail(strict=True, reason=_STRAY_422)
-        ),
+        pytest.param(False, id="no-expected-version"),
     ],
 )
 def test_one_idempotency_key_raced_is_played_once(

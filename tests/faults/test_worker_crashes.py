@@ -4,7 +4,6 @@ hands out; Redis keeps it unacknowledged for an hour), so the stalled-game sweep
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from pathlib import Path
@@ -60,19 +59,10 @@ def unfinished(api: Client, ids: list[str]) -> list[str]:
     return [i for i in ids if api.get(f"/api/v1/games/{i}").body["status"] != "finished"]
 
 
-_EMBEDDED_POLLS = (
-    "on the embedded server a worker on the default broker waits out the 1 s poll between tasks (its "
-    "doorbell, workers/broker.py, does not wake it there): about 6 bot moves/s, not 60: too slow"
-)
-
-
 @pytest.fixture(
     params=[
         "redis",
-        pytest.param(
-            "database",
-            marks=pytest.mark.xfail(not os.environ.get("DATABASE_URL"), strict=True, reason=_EMBEDDED_POLLS),
-        ),
+        "database",
     ]
 )
 def broker_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
