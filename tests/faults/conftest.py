@@ -33,8 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # The platform tests' helpers (an HTTP client, process helpers), imported as the platform tests do.
 sys.path.insert(0, str(ROOT / "tests" / "platform"))
 
-from httpclient import Client  # noqa: E402
-from processes import descendants, stop, wait_until  # noqa: E402
+from processes import free_port, wait_until  # noqa: E402
 
 from events import read  # noqa: E402
 from projections import audit, lobby  # noqa: E402
@@ -44,12 +43,6 @@ from projections.fold import PLATFORM  # noqa: E402
 def size(name: str, default: int) -> int:
     """A bounded size from ``KOTLIK_FAULT_<name>``, else the issue's ``default``."""
     return int(os.environ.get(f"KOTLIK_FAULT_{name}", default))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def queue_name() -> str:
@@ -182,45 +175,6 @@ def _group_alive(pgid: int) -> bool:
             if os.getpgid(p.info["pid"]) == pgid and p.status() != psutil.STATUS_ZOMBIE:
                 return True
     return False
-
-
-@contextlib.contextmanager
-def kotlik_web(env: dict[str, str], log: Path, workers: int = 1) -> Iterator[Client]:
-    """``kotlik web`` (gunicorn, gevent) on a free port; stopped with all its children at the end.
-
-    Rate limits are off: these tests hammer it from one address on purpose.
-    """
-    env = {**env, "KOTLIK_RATE_LIMITS": "off"}
-    port = free_port()
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "web", "--port", str(port), "--workers", str(workers)],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    api = Client(f"http://127.0.0.1:{port}")
-
-    def answers() -> bool:
-        assert process.poll() is None, log.read_text()
-        try:
-            return api.get("/health", timeout=2).status == 200
-        except OSError:
-            return False
-
-    children: list[psutil.Process] = []
-    try:
-        wait_until(answers, 90, "kotlik web to answer")
-        children = descendants(process.pid)
-        yield api
-    finally:
-        children += descendants(process.pid)
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        finally:
-            stop(process, children)
 
 
 # --- what a game's log must look like ---------------------------------------------------------

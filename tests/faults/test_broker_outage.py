@@ -10,8 +10,8 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from conftest import RedisServer, Worker, check_game, kotlik_web, queue_name, size
-from processes import environment, fresh_database
+from conftest import RedisServer, Worker, check_game, queue_name, size
+from processes import environment, fresh_database, kotlik_web
 from test_worker_crashes import bot_games, moved, unfinished
 
 from events.database import create_pool, migrate

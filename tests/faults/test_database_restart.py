@@ -25,9 +25,9 @@ from uuid import UUID
 import psutil
 import psycopg
 import pytest
-from conftest import check_game, kotlik_web, queue_name, size
+from conftest import check_game, queue_name, size
 from httpclient import Client
-from processes import environment, wait_until
+from processes import environment, kotlik_web, wait_until
 
 from events.database import embedded_server, migrate
 from games.rng import Rng

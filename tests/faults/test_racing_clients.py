@@ -14,9 +14,9 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from conftest import check_game, kotlik_web, size
+from conftest import check_game, size
 from httpclient import Client, Reply, create
-from processes import environment
+from processes import environment, kotlik_web
 
 #: Each test stops itself well before this; the timeout only guards CI against a hang.
 pytestmark = [pytest.mark.faults, pytest.mark.timeout(600)]

@@ -11,9 +11,9 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from conftest import RedisServer, Worker, check_game, kotlik_web, queue_name, size
+from conftest import RedisServer, Worker, check_game, queue_name, size
 from httpclient import Client, create
-from processes import environment, fresh_database
+from processes import environment, fresh_database, kotlik_web
 
 from events.database import create_pool, migrate
 from projections import lobby

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import socket
 import subprocess
 import sys
 import time
@@ -14,6 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psutil
 import psycopg
+from httpclient import Client
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -93,3 +95,47 @@ def stop(process: subprocess.Popen[bytes], others: Sequence[psutil.Process] = ()
     for other in others:
         if alive(other):
             other.kill()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def web_process(
+    env: dict[str, str], log: Path, workers: int = 1
+) -> Iterator[tuple[Client, subprocess.Popen[bytes]]]:
+    """``kotlik web`` (gunicorn, gevent) on a free port, once it answers; stopped with all its
+    children at the end."""
+    port = free_port()
+    process = kotlik(["web", "--port", str(port), "--workers", str(workers)], env, log)
+    api = Client(f"http://127.0.0.1:{port}")
+
+    def answers() -> bool:
+        assert process.poll() is None, log.read_text()
+        try:
+            return api.get("/health", timeout=2).status == 200
+        except OSError:
+            return False
+
+    children: list[psutil.Process] = []
+    try:
+        wait_until(answers, 90, "kotlik web to answer")
+        children = descendants(process.pid)
+        yield api, process
+    finally:
+        children += descendants(process.pid)
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        finally:
+            stop(process, children)
+
+
+@contextmanager
+def kotlik_web(env: dict[str, str], log: Path, workers: int = 1) -> Iterator[Client]:
+    """``kotlik web`` without rate limits: the tests that use it hammer it from one address on purpose."""
+    with web_process({**env, "KOTLIK_RATE_LIMITS": "off"}, log, workers) as (api, _):
+        yield api

@@ -16,19 +16,13 @@ from typing import Any
 
 import psutil
 from httpclient import Client
-from processes import alive, descendants, environment, kotlik, stop, wait_for_line, wait_until
+from processes import alive, descendants, environment, free_port, kotlik, stop, wait_for_line, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_kotlik_up_serves_and_stops_on_sigterm(broker: dict[str, str], tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     log = tmp_path / "up.log"
     with open(log, "wb") as out:
         process = subprocess.Popen(
@@ -80,7 +74,7 @@ def _workers(up: subprocess.Popen[bytes]) -> list[psutil.Process]:
 def test_kotlik_up_is_up_once_the_api_answers_and_restarts_a_killed_worker(
     broker: dict[str, str], tmp_path: Path
 ) -> None:
-    port = _free_port()
+    port = free_port()
     log = tmp_path / "up.log"
     up = _up(port, environment(**broker, KOTLIK_DATA=str(tmp_path)), log)
     api = Client(f"http://127.0.0.1:{port}")
@@ -123,7 +117,7 @@ def test_kotlik_up_refuses_a_port_in_use(broker: dict[str, str], tmp_path: Path)
 def test_kotlik_up_notices_gunicorn_failing_to_bind(broker: dict[str, str], tmp_path: Path) -> None:
     """The port is free when ``kotlik up`` checks it and taken by the time gunicorn binds it."""
     for attempt in range(3):
-        port = _free_port()
+        port = free_port()
         log = tmp_path / f"up-{attempt}.log"
         up = _up(port, environment(**broker, KOTLIK_DATA=str(tmp_path)), log)
         children: list[psutil.Process] = []
@@ -153,7 +147,7 @@ def _gunicorn_started(up: subprocess.Popen[bytes]) -> Callable[[], bool]:
 
 
 def test_kotlik_web_stops_gunicorn_on_sigterm(broker: dict[str, str], tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     log = tmp_path / "web.log"
     web = kotlik(["web", "--port", str(port), "--workers", "1"], environment(**broker), log)
     api = Client(f"http://127.0.0.1:{port}")
@@ -182,7 +176,7 @@ def test_kotlik_up_stops_the_embedded_server_after_an_earlier_crash(tmp_path: Pa
     env["KOTLIK_QUEUE"] = f"kotlik-test-{secrets.token_hex(4)}"
     pgdata = tmp_path / "pgdata"
     children: list[psutil.Process] = []
-    crashed = _up(_free_port(), env, tmp_path / "crashed.log")
+    crashed = _up(free_port(), env, tmp_path / "crashed.log")
     try:
         wait_for_line(crashed, tmp_path / "crashed.log", "Kotlík is up", 90)
         children = descendants(crashed.pid)
@@ -196,7 +190,7 @@ def test_kotlik_up_stops_the_embedded_server_after_an_earlier_crash(tmp_path: Pa
     assert crashed.pid in json.loads((pgdata / ".handle_pids.json").read_text())
 
     log = tmp_path / "up.log"
-    up = _up(_free_port(), env, log)
+    up = _up(free_port(), env, log)
     try:
         wait_for_line(up, log, "Kotlík is up", 60)
         children = descendants(up.pid)

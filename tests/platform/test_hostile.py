@@ -18,7 +18,7 @@ from typing import Any
 import psutil
 import pytest
 from httpclient import Client, Reply, create
-from processes import environment, kotlik, wait_until
+from processes import environment, web_process
 
 from service import ratelimit
 from service.limits import MAX_BODY, MAX_DEPTH
@@ -243,29 +243,11 @@ def test_rate_limit_settings() -> None:
     )
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_kotlik_web_refuses_huge_bodies_without_growing(broker: dict[str, str], tmp_path: Path) -> None:
     """Four 50 MB bodies at once, chunked (no Content-Length to refuse them by), against gunicorn."""
-    port = _free_port()
-    log = tmp_path / "web.log"
-    process = kotlik(["web", "--port", str(port), "--workers", "1"], environment(**broker), log)
-    web = Client(f"http://127.0.0.1:{port}")
-
-    def answers() -> bool:
-        assert process.poll() is None, log.read_text()
-        try:
-            return web.get("/health", timeout=2).status == 200
-        except OSError:
-            return False
-
-    try:
-        wait_until(answers, 60, "kotlik web to answer")
+    with web_process(environment(**broker), tmp_path / "web.log") as (web, process):
         game = create(web, GAME, HUMANS)
+        port = int(web.base.rsplit(":", 1)[1])
         workers = psutil.Process(process.pid).children(recursive=True)
         rss_before = sum(p.memory_info().rss for p in workers)
         results: list[tuple[int, float]] = []
@@ -287,6 +269,3 @@ def test_kotlik_web_refuses_huge_bodies_without_growing(broker: dict[str, str], 
         assert max(seconds for _, seconds in results) < 30, results
         assert grown < 40 * MB, grown
         assert web.get(_path(game)).status == 200
-    finally:
-        process.terminate()
-        process.wait(timeout=30)

@@ -10,39 +10,17 @@ from pathlib import Path
 
 import pytest
 from httpclient import Client, create
-from processes import environment, kotlik, wait_until
+from processes import environment, kotlik_web
 
 STREAMS = 300
 POLLS = 100
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def web(broker: dict[str, str], tmp_path: Path) -> Iterator[Client]:
     """``kotlik web`` with one gunicorn process, as a user runs it."""
-    port = _free_port()
-    log = tmp_path / "web.log"
-    process = kotlik(["web", "--port", str(port), "--workers", "1"], environment(**broker), log)
-    api = Client(f"http://127.0.0.1:{port}")
-
-    def answers() -> bool:
-        assert process.poll() is None, log.read_text()
-        try:
-            return api.get("/health", timeout=2).status == 200
-        except OSError:
-            return False
-
-    try:
-        wait_until(answers, 60, "kotlik web to answer")
+    with kotlik_web(environment(**broker), tmp_path / "web.log") as api:
         yield api
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 def _open(port: int, path: str) -> socket.socket:
