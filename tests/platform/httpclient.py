@@ -72,6 +72,11 @@ def _reply(status: int, headers: dict[str, str], raw: bytes) -> Reply:
     return Reply(status, headers, body, raw)
 
 
+def game_path(game: dict[str, Any], rest: str = "") -> str:
+    """A game's URL path, ``rest`` appended (``/state``, ``/commands?...``)."""
+    return f"/api/v1/games/{game['id']}{rest}"
+
+
 def create(
     api: Client, game: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None
 ) -> dict[str, Any]:

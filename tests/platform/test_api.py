@@ -13,7 +13,7 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from httpclient import Client, create, play_to_end
+from httpclient import Client, create, game_path, play_to_end
 
 from projections.audit import verify
 
@@ -31,13 +31,9 @@ def game(api: Client) -> dict[str, Any]:
     return create(api, GAME, HUMANS)
 
 
-def _path(game: dict[str, Any], rest: str = "") -> str:
-    return f"/api/v1/games/{game['id']}{rest}"
-
-
 def _mover(api: Client, game: dict[str, Any]) -> tuple[Client, Client, int]:
     """The client of the seat to move, the other seat's client, and the version."""
-    summary = api.get(_path(game)).body
+    summary = api.get(game_path(game)).body
     tokens = {s["seat"]: s["token"] for s in game["seats"]}
     seat = summary["to_move"][0]
     return api.seat(tokens[seat]), api.seat(tokens[1 - seat]), summary["version"]
@@ -45,13 +41,13 @@ def _mover(api: Client, game: dict[str, Any]) -> tuple[Client, Client, int]:
 
 def _log(api: Client, game: dict[str, Any]) -> list[Any]:
     tokens = [s["token"] for s in game["seats"]]
-    return [api.seat(t).get(_path(game, "/events")).body for t in [None, *tokens]]
+    return [api.seat(t).get(game_path(game, "/events")).body for t in [None, *tokens]]
 
 
 def test_create_shows_each_token_once_and_hides_them_after(api: Client, game: dict[str, Any]) -> None:
     assert game["status"] == "active" and game["version"] >= 2
     assert all(s["token"] for s in game["seats"])
-    summary = api.get(_path(game)).body
+    summary = api.get(game_path(game)).body
     assert "token" not in json.dumps(summary["seats"])
     assert summary["seed"] is None and len(summary["seed_sha256"]) == 64
     assert summary["to_move"] == [0]
@@ -67,63 +63,65 @@ def test_lobby_filters_and_paginates(api: Client, game: dict[str, Any]) -> None:
 
 def test_views_are_per_seat_and_spectators_need_no_token(api: Client, game: dict[str, Any]) -> None:
     tokens = [s["token"] for s in game["seats"]]
-    spectator = api.get(_path(game, "/state"))
+    spectator = api.get(game_path(game, "/state"))
     assert spectator.status == 200 and spectator.body["seat"] is None
     assert spectator.headers["ETag"] == f'"{game["version"]}"'
-    mine = api.seat(tokens[0]).get(_path(game, "/state")).body
+    mine = api.seat(tokens[0]).get(game_path(game, "/state")).body
     assert mine["seat"] == 0
-    assert api.seat(tokens[1]).get(_path(game, "/state")).body["seat"] == 1
-    assert api.seat(tokens[0]).get(_path(game, "/actions")).body
-    assert api.seat(tokens[1]).get(_path(game, "/actions")).body == []
-    assert api.get(_path(game, "/actions")).body == []
+    assert api.seat(tokens[1]).get(game_path(game, "/state")).body["seat"] == 1
+    assert api.seat(tokens[0]).get(game_path(game, "/actions")).body
+    assert api.seat(tokens[1]).get(game_path(game, "/actions")).body == []
+    assert api.get(game_path(game, "/actions")).body == []
 
 
 def test_etag_and_long_poll(api: Client, game: dict[str, Any]) -> None:
     version = game["version"]
-    same = api.get(_path(game, "/state"), headers={"If-None-Match": f'"{version}"'})
+    same = api.get(game_path(game, "/state"), headers={"If-None-Match": f'"{version}"'})
     assert same.status == 304
-    nothing_new = api.get(_path(game, f"/state?wait=1&since={version}"))
+    nothing_new = api.get(game_path(game, f"/state?wait=1&since={version}"))
     assert nothing_new.status == 304
     mover, _, _ = _mover(api, game)
-    command = mover.get(_path(game, "/actions")).body[0]
+    command = mover.get(game_path(game, "/actions")).body[0]
     seen: list[Any] = []
     waiter = threading.Thread(
-        target=lambda: seen.append(api.get(_path(game, f"/state?wait=20&since={version}")))
+        target=lambda: seen.append(api.get(game_path(game, f"/state?wait=20&since={version}")))
     )
     waiter.start()
-    assert mover.post(_path(game, "/commands"), command).status == 201
+    assert mover.post(game_path(game, "/commands"), command).status == 201
     waiter.join(timeout=30)
     assert seen and seen[0].status == 200 and seen[0].body["version"] > version
 
 
 def test_replay_at_a_version(api: Client, game: dict[str, Any]) -> None:
-    start = api.get(_path(game, "/state")).body
+    start = api.get(game_path(game, "/state")).body
     mover, _, _ = _mover(api, game)
-    assert mover.post(_path(game, "/commands"), mover.get(_path(game, "/actions")).body[0]).status == 201
-    assert api.get(_path(game, "/state")).body["version"] > start["version"]
-    replayed = api.get(_path(game, f"/state?at={start['version']}")).body
+    assert (
+        mover.post(game_path(game, "/commands"), mover.get(game_path(game, "/actions")).body[0]).status == 201
+    )
+    assert api.get(game_path(game, "/state")).body["version"] > start["version"]
+    replayed = api.get(game_path(game, f"/state?at={start['version']}")).body
     assert replayed == start
 
 
 def test_commands_append_and_answer_with_the_new_version(api: Client, game: dict[str, Any]) -> None:
     mover, _, version = _mover(api, game)
-    command = mover.get(_path(game, "/actions")).body[0]
-    reply = mover.post(_path(game, "/commands"), {**command, "expected_version": version})
+    command = mover.get(game_path(game, "/actions")).body[0]
+    reply = mover.post(game_path(game, "/commands"), {**command, "expected_version": version})
     assert reply.status == 201
     assert reply.body["version"] > version
     assert [e["version"] for e in reply.body["events"]] == list(range(version + 1, reply.body["version"] + 1))
-    assert api.get(_path(game)).body["version"] == reply.body["version"]
+    assert api.get(game_path(game)).body["version"] == reply.body["version"]
 
 
 def test_two_concurrent_commands_at_one_version(api: Client, game: dict[str, Any]) -> None:
     mover, _, version = _mover(api, game)
-    actions = mover.get(_path(game, "/actions")).body
+    actions = mover.get(game_path(game, "/actions")).body
     barrier = threading.Barrier(2)
     replies: list[Any] = []
 
     def send(command: dict[str, Any]) -> None:
         barrier.wait()
-        replies.append(mover.post(_path(game, "/commands"), {**command, "expected_version": version}))
+        replies.append(mover.post(game_path(game, "/commands"), {**command, "expected_version": version}))
 
     threads = [threading.Thread(target=send, args=(actions[i % len(actions)],)) for i in range(2)]
     for t in threads:
@@ -137,15 +135,15 @@ def test_two_concurrent_commands_at_one_version(api: Client, game: dict[str, Any
 
 def test_idempotency_key_retry_appends_nothing(api: Client, game: dict[str, Any]) -> None:
     mover, _, _ = _mover(api, game)
-    command = mover.get(_path(game, "/actions")).body[0]
+    command = mover.get(game_path(game, "/actions")).body[0]
     key = {"Idempotency-Key": "retry-me-1"}
-    first = mover.post(_path(game, "/commands"), command, headers=key)
+    first = mover.post(game_path(game, "/commands"), command, headers=key)
     log = _log(api, game)
-    again = mover.post(_path(game, "/commands"), command, headers=key)
+    again = mover.post(game_path(game, "/commands"), command, headers=key)
     assert first.status == again.status == 201
     assert again.body == first.body and again.headers.get("Idempotent-Replayed") == "true"
     assert _log(api, game) == log
-    other = mover.post(_path(game, "/commands"), {"type": "something-else"}, headers=key)
+    other = mover.post(game_path(game, "/commands"), {"type": "something-else"}, headers=key)
     assert other.status == 422 and other.problem["title"] == "Idempotency-Key reused"
     assert _log(api, game) == log
 
@@ -160,8 +158,8 @@ def _refused(api: Client, game: dict[str, Any], reply: Any, status: int, log: li
 
 def test_bad_commands_get_a_clear_error_and_append_nothing(api: Client, game: dict[str, Any]) -> None:
     mover, waiting, version = _mover(api, game)
-    path = _path(game, "/commands")
-    legal = mover.get(_path(game, "/actions")).body
+    path = game_path(game, "/commands")
+    legal = mover.get(game_path(game, "/actions")).body
     log = _log(api, game)
     _refused(api, game, mover.post(path, raw=b"{not json"), 400, log)
     _refused(api, game, mover.post(path, {"no": "type"}), 422, log)
@@ -201,20 +199,20 @@ def test_bad_requests_elsewhere(api: Client, game: dict[str, Any]) -> None:
     bad_option = api.post("/api/v1/games", {"game": GAME, "seats": HUMANS, "options": {"nonsense": 1}})
     assert bad_option.status == 422 and bad_option.problem["title"] == "Invalid game options"
     assert api.post("/api/v1/games", raw=b"[").status == 400
-    assert api.get(_path(game, "/state?at=-1")).status == 422
-    inside_setup = api.get(_path(game, f"/state?at={game['version'] - 1}"))
+    assert api.get(game_path(game, "/state?at=-1")).status == 422
+    inside_setup = api.get(game_path(game, f"/state?at={game['version'] - 1}"))
     assert inside_setup.status == 422 and f"version {game['version']}" in inside_setup.problem["detail"]
-    assert api.get(_path(game, "/score")).status == 404
-    assert api.seat("forged").get(_path(game, "/state")).status == 401
+    assert api.get(game_path(game, "/score")).status == 404
+    assert api.seat("forged").get(game_path(game, "/state")).status == 401
     assert _log(api, game) == log
 
 
 def test_the_event_log_is_redacted_while_running(api: Client, game: dict[str, Any]) -> None:
-    events = api.get(_path(game, "/events")).body
+    events = api.get(game_path(game, "/events")).body
     assert [e["version"] for e in events] == list(range(1, game["version"] + 1))
     assert events[0]["type"] == "kotlik.GameCreated"
     assert events[0]["data"]["seed_sha256"] == game["seed_sha256"]
-    after = api.get(_path(game, f"/events?after={game['version'] - 1}")).body
+    after = api.get(game_path(game, f"/events?after={game['version'] - 1}")).body
     assert [e["version"] for e in after] == [game["version"]]
 
 
@@ -222,7 +220,7 @@ def test_a_finished_game_shows_everything_and_reveals_its_seed(api: Client, work
     game = create(api, GAME, HUMANS)
     summary = play_to_end(api, game, seed=7)
     assert summary["status"] == "finished" and summary["to_move"] == []
-    score = api.get(_path(game, "/score")).body
+    score = api.get(game_path(game, "/score")).body
     assert summary["result"] == score
     for seat in score["seats"]:
         assert seat["total"] == sum(seat["breakdown"].values())
@@ -234,7 +232,7 @@ def test_a_finished_game_shows_everything_and_reveals_its_seed(api: Client, work
         assert verify(conn, UUID(game["id"])) == []
         assert verify(conn, UUID(game["id"]), seed=b"another seed") != []
     tokens = [s["token"] for s in game["seats"]]
-    refused = api.seat(tokens[0]).post(_path(game, "/commands"), {"type": "anything"})
+    refused = api.seat(tokens[0]).post(game_path(game, "/commands"), {"type": "anything"})
     assert refused.status == 409 and refused.problem["title"] == "The game is over"
 
 
@@ -268,14 +266,14 @@ def test_the_stream_pushes_new_events(api: Client, game: dict[str, Any]) -> None
     import urllib.request
 
     mover, _, version = _mover(api, game)
-    command = mover.get(_path(game, "/actions")).body[0]
+    command = mover.get(game_path(game, "/actions")).body[0]
     request = urllib.request.Request(
-        api.base + _path(game, "/stream"), headers={"Last-Event-ID": str(version)}
+        api.base + game_path(game, "/stream"), headers={"Last-Event-ID": str(version)}
     )
     with urllib.request.urlopen(request, timeout=30) as stream:
         assert stream.headers["Content-Type"].startswith("text/event-stream")
         assert stream.readline().startswith(b"retry:")
-        threading.Timer(0.5, lambda: mover.post(_path(game, "/commands"), command)).start()
+        threading.Timer(0.5, lambda: mover.post(game_path(game, "/commands"), command)).start()
         ids = []
         while not ids:
             line = stream.readline().decode()
@@ -287,16 +285,16 @@ def test_the_stream_pushes_new_events(api: Client, game: dict[str, Any]) -> None
 def test_an_expired_token_is_refused(api: Client, pool: Any) -> None:
     game = create(api, GAME, HUMANS)
     seat0 = api.seat(game["seats"][0]["token"])
-    command = seat0.get(_path(game, "/actions")).body[0]
+    command = seat0.get(game_path(game, "/actions")).body[0]
     with pool.connection() as conn:
         conn.execute(
             "UPDATE seat_tokens SET expires_at = now() - interval '1 second' WHERE game_id = %s",
             (game["id"],),
         )
     log = _log(api, {**game, "seats": [{"token": None}]})
-    reply = seat0.post(_path(game, "/commands"), command)
+    reply = seat0.post(game_path(game, "/commands"), command)
     assert reply.status == 401 and reply.problem["title"] == "Expired seat token"
-    assert seat0.get(_path(game, "/state")).status == 401
+    assert seat0.get(game_path(game, "/state")).status == 401
     assert _log(api, {**game, "seats": [{"token": None}]}) == log
 
 
@@ -304,7 +302,7 @@ def test_an_arranged_game_is_marked_and_keeps_its_arrangement_secret(api: Client
     cards = [c["id"] for c in api.get(f"/api/v1/catalog/{GAME}").body["cards"]]
     arranged = {"deck": list(reversed(cards))}
     game = create(api, GAME, HUMANS, {"arranged": arranged})
-    summary = api.get(_path(game)).body
+    summary = api.get(game_path(game)).body
     assert summary["arranged"] is True
     assert summary["options"]["arranged"] != arranged
     for log in _log(api, game):

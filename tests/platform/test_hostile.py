@@ -17,7 +17,7 @@ from typing import Any
 
 import psutil
 import pytest
-from httpclient import Client, Reply, create
+from httpclient import Client, Reply, create, game_path
 from processes import environment, web_process
 
 from service import ratelimit
@@ -38,13 +38,9 @@ def game(api: Client) -> dict[str, Any]:
     return create(api, GAME, HUMANS)
 
 
-def _path(game: dict[str, Any], rest: str = "") -> str:
-    return f"/api/v1/games/{game['id']}{rest}"
-
-
 def _log(api: Client, game: dict[str, Any]) -> Any:
     """The whole log as the first seat sees it: what no refused request may change."""
-    return api.seat(game["seats"][0]["token"]).get(_path(game, "/events")).body
+    return api.seat(game["seats"][0]["token"]).get(game_path(game, "/events")).body
 
 
 def _problem(reply: Reply, status: int) -> dict[str, Any]:
@@ -68,19 +64,19 @@ def test_deep_json_is_a_400_and_appends_nothing(api: Client, game: dict[str, Any
     for depth in (MAX_DEPTH + 1, 1000, 5000, 100_000):
         problem = _problem(api.post("/api/v1/games", raw=_nested(depth)), 400)
         assert "nested deeper" in problem["detail"] or "depth limit" in problem["detail"], problem
-        _problem(seat.post(_path(game, "/commands"), raw=_command_with(_nested(depth))), 400)
+        _problem(seat.post(game_path(game, "/commands"), raw=_command_with(_nested(depth))), 400)
     options = b'{"game": "kupferkessel", "seats": [{"name": "A"}, {"name": "B"}], "options": {"x": %s}}'
     deep_options = options % _nested(MAX_DEPTH + 5)
     _problem(api.post("/api/v1/games", raw=deep_options), 400)
     # Within the bound, the same bodies reach the schema and the rules, which refuse them.
     _problem(api.post("/api/v1/games", raw=options % _nested(MAX_DEPTH - 5)), 422)
-    _problem(seat.post(_path(game, "/commands"), raw=_command_with(_nested(MAX_DEPTH - 2))), 422)
+    _problem(seat.post(game_path(game, "/commands"), raw=_command_with(_nested(MAX_DEPTH - 2))), 422)
     with_nul = b'{"game": "kupferkessel", "seats": [{"name": "A\\u0000"}, {"name": "B"}]}'
     assert "U+0000" in _problem(api.post("/api/v1/games", raw=with_nul), 400)["detail"]
-    _problem(seat.post(_path(game, "/commands"), raw=b'{"type": "brew", "\\u0000": 1}'), 400)
+    _problem(seat.post(game_path(game, "/commands"), raw=b'{"type": "brew", "\\u0000": 1}'), 400)
     _problem(api.get("/api/v1/games?game=%00"), 422)
     for malformed in (b'{"type": NaN}', b'{"type": "\\ud800"}', b'{"type": 1e999}', b"\xff\xfe", b"{"):
-        _problem(seat.post(_path(game, "/commands"), raw=malformed), 400)
+        _problem(seat.post(game_path(game, "/commands"), raw=malformed), 400)
     assert _log(api, game) == before
 
 
@@ -119,7 +115,7 @@ def test_a_huge_body_is_a_413_before_it_is_read(api: Client, game: dict[str, Any
     port = int(api.base.rsplit(":", 1)[1])
     before = _log(api, game)
     token = game["seats"][0]["token"]
-    for path in ("/api/v1/games", _path(game, "/commands")):
+    for path in ("/api/v1/games", game_path(game, "/commands")):
         for chunked in (False, True):
             status, seconds = _send_huge(port, path, 50 * MB, chunked=chunked, token=token)
             assert status == 413 and seconds < 20, (path, chunked, status, seconds)
@@ -138,11 +134,11 @@ def test_integers_in_queries_are_bounded(api: Client, game: dict[str, Any]) -> N
         assert query.split("=")[0] in str(problem.get("errors")), problem
     assert api.get("/api/v1/games?page=2147483647&page_size=100").status == 200  # the last page: empty
     for rest in (f"/state?at={huge}", f"/state?since={huge}", f"/state?wait={huge}", f"/events?after={huge}"):
-        _problem(api.get(_path(game, rest)), 422)
-    _problem(api.get(_path(game, f"/stream?after={huge}")), 422)
+        _problem(api.get(game_path(game, rest)), 422)
+    _problem(api.get(game_path(game, f"/stream?after={huge}")), 422)
     for odd in ("²", huge):  # digits to str.isdigit, yet no version
-        _problem(api.get(_path(game, "/stream"), headers={"Last-Event-ID": odd}), 422)
-        assert api.get(_path(game, "/state"), headers={"If-None-Match": f'"{odd}"'}).status == 200
+        _problem(api.get(game_path(game, "/stream"), headers={"Last-Event-ID": odd}), 422)
+        assert api.get(game_path(game, "/state"), headers={"If-None-Match": f'"{odd}"'}).status == 200
     assert _log(api, game) == before
 
 
@@ -150,8 +146,8 @@ def test_a_wrong_method_is_a_405_with_allow(api: Client, game: dict[str, Any]) -
     before = _log(api, game)
     for method, path, allowed in (
         ("DELETE", "/api/v1/games", {"GET", "POST"}),
-        ("PUT", _path(game, "/commands"), {"POST"}),
-        ("POST", _path(game), {"GET"}),
+        ("PUT", game_path(game, "/commands"), {"POST"}),
+        ("POST", game_path(game), {"GET"}),
         ("PATCH", "/api/v1/catalog", {"GET"}),
     ):
         reply = api.request(method, path, {"type": "brew"})
@@ -204,15 +200,18 @@ def test_commands_are_limited_per_token_then_recover(limited: Client) -> None:
     game = create(limited, GAME, HUMANS)
     first, second = (limited.seat(s["token"]) for s in game["seats"])
     before = _log(limited, game)
-    refusals = [first.post(_path(game, "/commands"), {"type": "nonsense"}) for _ in range(4)]
+    refusals = [first.post(game_path(game, "/commands"), {"type": "nonsense"}) for _ in range(4)]
     assert 429 not in [r.status for r in refusals], refusals
-    wait = _retry_after(first.post(_path(game, "/commands"), {"type": "nonsense"}))
-    assert second.post(_path(game, "/commands"), {"type": "nonsense"}).status in (409, 422)  # its own count
+    wait = _retry_after(first.post(game_path(game, "/commands"), {"type": "nonsense"}))
+    assert second.post(game_path(game, "/commands"), {"type": "nonsense"}).status in (
+        409,
+        422,
+    )  # its own count
     for _ in range(50):  # reads are not limited
-        assert first.get(_path(game, "/state")).status == 200
+        assert first.get(game_path(game, "/state")).status == 200
     assert _log(limited, game) == before
     time.sleep(wait)
-    assert first.post(_path(game, "/commands"), {"type": "nonsense"}).status in (409, 422)
+    assert first.post(game_path(game, "/commands"), {"type": "nonsense"}).status in (409, 422)
 
 
 def test_wrong_tokens_shut_out_the_address_for_a_while(limited: Client) -> None:
@@ -220,12 +219,12 @@ def test_wrong_tokens_shut_out_the_address_for_a_while(limited: Client) -> None:
     owner = limited.seat(game["seats"][0]["token"])
     before = _log(limited, game)
     for _ in range(3):
-        _problem(limited.seat("forged").post(_path(game, "/commands"), {"type": "brew"}), 401)
-    wait = _retry_after(limited.seat("forged").get(_path(game, "/state")))
-    _retry_after(owner.get(_path(game, "/state")))  # any token from this address, for the window
-    assert limited.get(_path(game, "/state")).status == 200  # spectators are not guessing tokens
+        _problem(limited.seat("forged").post(game_path(game, "/commands"), {"type": "brew"}), 401)
+    wait = _retry_after(limited.seat("forged").get(game_path(game, "/state")))
+    _retry_after(owner.get(game_path(game, "/state")))  # any token from this address, for the window
+    assert limited.get(game_path(game, "/state")).status == 200  # spectators are not guessing tokens
     time.sleep(wait)
-    assert owner.get(_path(game, "/state")).status == 200
+    assert owner.get(game_path(game, "/state")).status == 200
     assert _log(limited, game) == before
 
 
@@ -251,7 +250,7 @@ def test_kotlik_web_refuses_huge_bodies_without_growing(broker: dict[str, str], 
         workers = psutil.Process(process.pid).children(recursive=True)
         rss_before = sum(p.memory_info().rss for p in workers)
         results: list[tuple[int, float]] = []
-        paths = ["/api/v1/games", _path(game, "/commands")] * 2
+        paths = ["/api/v1/games", game_path(game, "/commands")] * 2
         threads = [
             threading.Thread(
                 target=lambda p=path: results.append(
@@ -268,4 +267,4 @@ def test_kotlik_web_refuses_huge_bodies_without_growing(broker: dict[str, str], 
         assert sorted(status for status, _ in results) == [413] * 4, results
         assert max(seconds for _, seconds in results) < 30, results
         assert grown < 40 * MB, grown
-        assert web.get(_path(game)).status == 200
+        assert web.get(game_path(game)).status == 200
