@@ -35,6 +35,9 @@ state back from a jsonb snapshot (keys reordered) behaves exactly like the one k
     where every ``total`` equals the sum of its ``breakdown``.
 ``catalog() -> dict``
     The game's content (cards, tiles...) with localized names, for ``GET /catalog/{game}``.
+``SCHEMAS: dict``
+    JSON Schemas (pure data, ``games/<id>/schemas.py``) of the game's ``options``, its ``commands`` and
+    ``events`` by type, and its ``view``; the format is in ``games/README.md``.
 ``BOTS: dict[str, Bot]``
     Named bots, ``default`` among them. A bot sees only its own seat's view and legal actions.
 """

@@ -10,6 +10,7 @@ from games.interface import GameInfo
 from games.kupferkessel.bots import BOTS
 from games.kupferkessel.content import card_order, cards, ingredients, recipes
 from games.kupferkessel.rules import decide, is_over, legal_actions, to_move
+from games.kupferkessel.schemas import SCHEMAS
 from games.kupferkessel.scoring import score
 from games.kupferkessel.setup import setup
 from games.kupferkessel.state import evolve
@@ -38,6 +39,7 @@ def catalog() -> dict[str, Any]:
 __all__ = [
     "BOTS",
     "INFO",
+    "SCHEMAS",
     "catalog",
     "decide",
     "evolve",
