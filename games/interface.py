@@ -45,7 +45,7 @@ state back from a jsonb snapshot (keys reordered) behaves exactly like the one k
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.rng import Rng
@@ -72,6 +72,9 @@ class GameInfo:
     max_seats: int
     #: Bumped when a rule change would fold stored events differently; snapshots carry it.
     rules_version: int = 1
+    #: The game's title in Czech, Polish and English (``{"cs", "pl", "en"}``), as every named
+    #: thing in a catalog; ``name`` stays the one title the API has always shown.
+    names: Mapping[str, str] = field(default_factory=dict)
 
 
 class GameError(Exception):

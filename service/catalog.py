@@ -24,6 +24,7 @@ class Games(MethodView):
                 {
                     "game": info.id,
                     "name": info.name,
+                    "names": dict(info.names),
                     "seats": {"min": info.min_seats, "max": info.max_seats},
                     "rules_version": info.rules_version,
                     "bots": sorted(games.load(game_id).BOTS),

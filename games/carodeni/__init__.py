@@ -15,7 +15,14 @@ from games.carodeni.setup import setup
 from games.carodeni.state import State, evolve
 from games.interface import Event, GameInfo
 
-INFO = GameInfo(id="carodeni", name="Čarodění", min_seats=2, max_seats=5, rules_version=1)
+INFO = GameInfo(
+    id="carodeni",
+    name="Čarodění",
+    min_seats=2,
+    max_seats=5,
+    rules_version=1,
+    names={"cs": "Čarodění", "pl": "Wiedźmy", "en": "Witchdom"},
+)
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -31,7 +38,7 @@ def score(state: State) -> dict[str, Any]:
 
 
 def catalog() -> dict[str, Any]:
-    return content.catalog()
+    return {"game": INFO.id, "names": dict(INFO.names), **content.catalog()}
 
 
 __all__ = [

@@ -118,9 +118,10 @@ def requirements(potion: str) -> list[str]:
 
 
 def catalog() -> dict[str, Any]:
-    """Everything with its cs/pl/en names, for ``GET /catalog/carodeni``."""
+    """Every component with its ``names`` in cs/pl/en, for ``GET /catalog/carodeni``."""
     return {
-        "names": _seed("names"),
+        "colours": _seed("names")["colours"],
+        "locations": _seed("names")["locations"],
         "ingredients": _seed("ingredients"),
         "tools": _seed("tools"),
         "animals": _seed("animals"),

@@ -107,7 +107,7 @@ def _by_goal(s: dict[str, Any], me: int, kind: str, cands: list[Candidate]) -> t
             continue
         helping = [c for c in cands if cond["colour"] in _colour(kind, c[1])]
         if helping:
-            return helping, f"goal {goal['token']} ({cond['en']})"
+            return helping, f"goal {goal['token']} ({cond['names']['en']})"
     return cands, "goals: no card on offer helps one"
 
 

@@ -16,17 +16,24 @@ from games.kupferkessel.setup import setup
 from games.kupferkessel.state import evolve
 from games.kupferkessel.views import redact, view
 
-INFO = GameInfo(id="kupferkessel", name="Kupferkessel Co.", min_seats=2, max_seats=2, rules_version=1)
+INFO = GameInfo(
+    id="kupferkessel",
+    name="Kupferkessel Co.",
+    min_seats=2,
+    max_seats=2,
+    rules_version=1,
+    names={"cs": "Čarodějnický kotlík", "pl": "Czarodziejski kociołek", "en": "Kupferkessel Co."},
+)
 
 
 def catalog() -> dict[str, Any]:
-    """The cards, ingredients, colours, symbols and recipes with their Czech and English names; a
+    """The cards, ingredients, colours, symbols and recipes, each with ``names`` in cs/pl/en; a
     copy, so a caller cannot change the cached seeds."""
     seed = load_seed("kupferkessel", "ingredients")
     return copy.deepcopy(
         {
             "game": INFO.id,
-            "name": {"cs": "Čarodějnický kotlík", "en": "Kupferkessel Co."},
+            "names": dict(INFO.names),
             "colours": seed["colours"],
             "symbols": seed["symbols"],
             "ingredients": list(ingredients().values()),

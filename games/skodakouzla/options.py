@@ -73,7 +73,7 @@ def arranged_order(pool: list[str], ids: list[str], cards_of: dict[str, str]) ->
     for card_id in ids:
         uid = next((u for u in rest if cards_of[u] == card_id), None)
         if uid is None:
-            raise InvalidOptions(f"arranged card {card_id!r} ({card(card_id)['en']}) is not in play")
+            raise InvalidOptions(f"arranged card {card_id!r} ({card(card_id)['names']['en']}) is not in play")
         rest.remove(uid)
         prefix.append(uid)
     return prefix, rest

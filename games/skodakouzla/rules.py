@@ -322,12 +322,13 @@ def _lay(ctx: Ctx, seat: int, command: Command) -> None:
     c = card_of(s, uid)
     price = lay_price(s, seat, uid)
     if price > s["players"][seat]["magic"]:
-        raise IllegalMove(f"laying {c['en']} costs {price} magic; you have {s['players'][seat]['magic']}")
+        have = s["players"][seat]["magic"]
+        raise IllegalMove(f"laying {c['names']['en']} costs {price} magic; you have {have}")
     if c["type"] == "spell" and not may_lay_spell(s, seat, uid):
         raise IllegalMove("a frozen wizard may not lay attack spells (the sword symbol)")
     choice = _choice_of(command, ("end", "from", "target"))
     if choice not in card_choices(s, seat, uid):
-        raise IllegalMove(f"{c['en']} takes one of: {card_choices(s, seat, uid)}")
+        raise IllegalMove(f"{c['names']['en']} takes one of: {card_choices(s, seat, uid)}")
     laid = {"seat": seat, "card": uid, "price": price}
     if "end" in choice:
         laid["end"] = choice["end"]
@@ -401,7 +402,7 @@ def store_refusal(state: State, seat: int, uid: Any) -> str | None:
     if c["type"] == "creature" and e["frozen"]:
         return "a frozen Strom cannot take magic"
     if e["magic"] >= c["store"]["capacity"]:
-        return f"{c['en']} holds at most {c['store']['capacity']} magic"
+        return f"{c['names']['en']} holds at most {c['store']['capacity']} magic"
     if p["magic"] < 1:
         return "you have no magic to store"
     return None
@@ -423,7 +424,7 @@ def _resolve(ctx: Ctx, seat: int, command: Command) -> None:
     choice = _choice_of(command, ("option", "from", "target"))
     allowed = act_choices(s, seat, uid)
     if choice not in allowed:
-        raise IllegalMove(f"{card_of(s, uid)['en']} may do one of: {allowed}")
+        raise IllegalMove(f"{card_of(s, uid)['names']['en']} may do one of: {allowed}")
     act = card_of(s, uid)["acts"][choice["option"]]
     rest = {k: v for k, v in choice.items() if k != "option"}
     ctx.emit("CreatureActed", seat=seat, card=uid, option=choice["option"])

@@ -98,7 +98,7 @@ def score(state: State) -> dict[str, Any]:
 
 
 def catalog() -> dict[str, Any]:
-    """Every card, wizard and the level card, with Czech and English names."""
+    """Every card, wizard and the level card, each with ``names`` in cs/pl/en."""
     return {
         "cards": list(cards().values()),
         "wizards": wizards(),

@@ -272,7 +272,8 @@ def test_the_catalog_lists_every_tile_type_with_its_layout() -> None:
     assert sum(len(t["ids"]) for t in cat["tiles"]) == 80
     assert Counter(t["mage"] for t in cat["tiles"]) == {False: 24, True: 8}
     for t in cat["tiles"]:
-        assert t["names"]["en"] and t["names"]["cs"] and t["features"] and len(t["edges"]) == 4
+        assert all(t["names"][lang] for lang in ("cs", "pl", "en"))
+        assert t["features"] and len(t["edges"]) == 4
     json.dumps(cat)
 
 

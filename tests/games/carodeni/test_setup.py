@@ -133,4 +133,4 @@ def test_catalog_has_every_component_with_three_languages() -> None:
     for group in ("witches", "potions", "starting_potions", "novices", "ingredients", "tools",
                   "animals", "ostara_tokens"):
         for item in cat[group]:
-            assert item["cs"] and item["pl"] and item["en"], (group, item["id"])
+            assert all(item["names"][lang] for lang in ("cs", "pl", "en")), (group, item["id"])

@@ -41,8 +41,8 @@ def test_thirteen_recipes_worth_five_fifteen_and_ten() -> None:
     assert points == {15: 5, 5: 2, 10: 6}
 
 
-def test_the_rulebooks_named_cards_exist_with_czech_and_english_names() -> None:
+def test_the_rulebooks_named_cards_exist_with_czech_polish_and_english_names() -> None:
     by_id = {c["id"]: c for c in kk.catalog()["cards"]}
     for card_id in ("white-hair-2", "white-newt-eyes-3", "black-bottle-4", "grey-spider-web-1"):
-        assert by_id[card_id]["name"]["cs"] and by_id[card_id]["name"]["en"]
+        assert all(by_id[card_id]["names"][lang] for lang in ("cs", "pl", "en"))
     assert kk.INFO.id == "kupferkessel" and (kk.INFO.min_seats, kk.INFO.max_seats) == (2, 2)

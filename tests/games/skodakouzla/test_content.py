@@ -35,7 +35,7 @@ NAMED = [
 
 def test_the_starter_deck_is_the_rulebooks_list() -> None:
     deck = [cards()[c] for c in starter_deck()]
-    assert {c["cs"]: c["cost"] for c in deck} == STARTER
+    assert {c["names"]["cs"]: c["cost"] for c in deck} == STARTER
     assert len(deck) == 13
 
 
@@ -48,7 +48,7 @@ def test_the_shop_has_67_cards_of_cost_3_to_6_in_five_colours() -> None:
 
 
 def test_every_card_the_rulebook_names_is_in_the_game() -> None:
-    names = {c["cs"] for c in cards().values()}
+    names = {c["names"]["cs"] for c in cards().values()}
     assert not set(NAMED) - names
 
 
@@ -57,7 +57,7 @@ def test_attack_types_are_the_ones_the_rulebook_lists() -> None:
     for c in cards().values():
         for eff in c.get("effects", []) + c.get("acts", []):
             if eff["do"] == "attack":
-                by_kind[eff["kind"]].add(c["cs"])
+                by_kind[eff["kind"]].add(c["names"]["cs"])
     assert by_kind["targeted"] == {"Kouzelný šíp", "Kouzelná šípka", "Lučištník", "Zmrazení"}
     assert by_kind["two"] == {"Drak", "Démonek", "Temné prokletí"}
     assert by_kind["area"] == {"Výbuch", "Tornádo", "Ledová bouře", "Velké vysátí"}
@@ -65,7 +65,8 @@ def test_attack_types_are_the_ones_the_rulebook_lists() -> None:
 
 def test_every_card_is_well_formed() -> None:
     for c in cards().values():
-        assert c["cs"] and c["en"] and c["colour"] in ALL_COLOURS and c["type"] in TYPES
+        assert all(c["names"][lang] for lang in ("cs", "pl", "en"))
+        assert c["colour"] in ALL_COLOURS and c["type"] in TYPES
         if c["type"] != "spell":
             assert c["life"] > 0 and "effects" not in c
         else:
@@ -87,5 +88,5 @@ def test_wizards_and_the_level_card() -> None:
 def test_the_catalog_is_json_with_names() -> None:
     catalog = json.loads(json.dumps(game.catalog()))
     assert len(catalog["cards"]) == len(cards())
-    assert all(c["cs"] and c["en"] for c in catalog["cards"])
+    assert all(c["names"]["cs"] and c["names"]["pl"] and c["names"]["en"] for c in catalog["cards"])
     assert catalog["levels"]["2"]["life"] == 8
