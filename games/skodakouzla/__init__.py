@@ -9,6 +9,7 @@ from games.skodakouzla import views
 from games.skodakouzla.actions import legal_actions
 from games.skodakouzla.bots import BOTS
 from games.skodakouzla.rules import decide, setup
+from games.skodakouzla.schemas import SCHEMAS
 from games.skodakouzla.state import evolve
 from games.skodakouzla.views import is_over, redact, score, to_move, view
 
@@ -27,6 +28,6 @@ def catalog() -> dict[str, Any]:
     return {"game": INFO.id, "names": dict(INFO.names), **views.catalog()}
 
 __all__ = [
-    "BOTS", "INFO", "catalog", "decide", "evolve", "is_over", "legal_actions", "redact", "score",
+    "BOTS", "INFO", "SCHEMAS", "catalog", "decide", "evolve", "is_over", "legal_actions", "redact", "score",
     "setup", "to_move", "view",
 ]

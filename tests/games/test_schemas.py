@@ -68,7 +68,7 @@ def checker(game_id: str) -> Checker:
 
 
 def _sample(schema: dict[str, Any], rnd: random.Random) -> Any:
-    """A value the schema allows, for the option kinds games use (enums, booleans, integers)."""
+    """A value the schema allows, for the option kinds games use (enums, booleans, integers, lists)."""
     if "enum" in schema:
         return rnd.choice(schema["enum"])
     if "const" in schema:
@@ -81,6 +81,12 @@ def _sample(schema: dict[str, Any], rnd: random.Random) -> Any:
         return rnd.randint(schema.get("minimum", 0), schema.get("maximum", 5))
     if kind == "null":
         return None
+    if kind == "array" and "enum" in schema.get("items", {}):
+        size = rnd.randint(schema.get("minItems", 0), schema.get("maxItems", 3))
+        values = schema["items"]["enum"]
+        if schema.get("uniqueItems"):
+            return rnd.sample(values, min(size, len(values)))
+        return [rnd.choice(values) for _ in range(size)]
     if "anyOf" in schema or "oneOf" in schema:
         return _sample(rnd.choice(schema.get("anyOf") or schema["oneOf"]), rnd)
     return schema.get("default")
@@ -155,7 +161,16 @@ def test_every_option_is_described_with_a_default_in_three_languages(game_id: st
         if option.get("x-form", True):
             assert "default" in option, f"{key} has no default"
         for value, names in option.get("x-value-names", {}).items():
-            assert value in option["enum"] and set(names) == {"cs", "pl", "en"}, f"{key}: {value}"
+            assert value in _enums(option) and set(names) == {"cs", "pl", "en"}, f"{key}: {value}"
+
+
+def _enums(schema: Any) -> list[Any]:
+    """Every value an ``enum`` anywhere in ``schema`` lists (an option's own, or its items')."""
+    if isinstance(schema, list):
+        return [v for s in schema for v in _enums(s)]
+    if not isinstance(schema, dict):
+        return []
+    return list(schema.get("enum", [])) + [v for k, s in schema.items() if k != "enum" for v in _enums(s)]
 
 
 @pytest.mark.parametrize("game_id", games.known())
