@@ -125,6 +125,32 @@ def append(
     ]
 
 
+def restore(conn: Connection[Any], game_id: UUID, history: Sequence[tuple[NewEvent, datetime]]) -> int:
+    """Write a whole log brought from elsewhere (an import) as versions 1..n with its own times.
+
+    The game must have no events yet: the primary key refuses any overlap, which becomes a
+    :class:`VersionConflict`. Returns the last version written.
+    """
+    params = {
+        "game": game_id,
+        "types": [e.type for e, _ in history],
+        "data": [Jsonb(e.data) for e, _ in history],
+        "metas": [Jsonb(e.meta) for e, _ in history],
+        "times": [t for _, t in history],
+    }
+    try:
+        conn.execute(
+            "INSERT INTO events (game_id, version, type, data, meta, recorded_at) "
+            "SELECT %(game)s, e.n, e.type, e.data, e.meta, e.at "
+            "FROM unnest(%(types)s::text[], %(data)s::jsonb[], %(metas)s::jsonb[], %(times)s::timestamptz[]) "
+            "WITH ORDINALITY AS e(type, data, meta, at, n)",
+            params,
+        )
+    except errors.UniqueViolation as e:
+        raise VersionConflict(game_id, 0) from e
+    return len(history)
+
+
 def read(conn: Connection[Any], game_id: UUID, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
     """A game's events with ``after < version <= upto``, in version order."""
     rows = conn.execute(

@@ -14,17 +14,61 @@ class UnknownGame(LookupError):
     """No package ``games.<id>``."""
 
 
+class UnknownRulesVersion(LookupError):
+    """A game package that does not keep the rules version asked for."""
+
+
 def known() -> list[str]:
     """The ids of every game package."""
     return sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg)
 
 
 @cache
-def load(game_id: str) -> ModuleType:
-    """The rules module of ``game_id``."""
+def load(game_id: str, rules_version: int | None = None) -> ModuleType:
+    """The rules module of ``game_id``: the newest, or the one of ``rules_version``.
+
+    A game is folded and decided by the rules version it started with, for ever; a package keeps
+    each older version it has shipped as ``games/<id>/v<N>`` (see ``games/README.md``).
+    """
     if game_id not in known():
         raise UnknownGame(f"no game {game_id!r}; known: {known()}")
-    return importlib.import_module(f"games.{game_id}")
+    newest = importlib.import_module(f"games.{game_id}")
+    if rules_version is None or rules_version == newest.INFO.rules_version:
+        return newest
+    name = f"games.{game_id}.v{rules_version}"
+    try:
+        older = importlib.import_module(name)
+    except ModuleNotFoundError as missing:
+        if missing.name != name:
+            raise  # the kept version itself is broken: say so, do not call it unknown
+        older = None
+    if older is None or getattr(older, "INFO", None) is None or older.INFO.rules_version != rules_version:
+        raise UnknownRulesVersion(
+            f"{game_id} has no rules version {rules_version!r}; this server plays version "
+            f"{newest.INFO.rules_version} and keeps {versions(game_id)}"
+        ) from None
+    return older
 
 
-__all__ = ["GameError", "IllegalMove", "InvalidOptions", "NotYourTurn", "UnknownGame", "known", "load"]
+def versions(game_id: str) -> list[int]:
+    """The rules versions of ``game_id`` this server can fold and decide, oldest first."""
+    newest = load(game_id)
+    kept = [
+        int(m.name[1:])
+        for m in pkgutil.iter_modules(newest.__path__)
+        if m.name[:1] == "v" and m.name[1:].isdigit()
+    ]
+    return sorted({*kept, newest.INFO.rules_version})
+
+
+__all__ = [
+    "GameError",
+    "IllegalMove",
+    "InvalidOptions",
+    "NotYourTurn",
+    "UnknownGame",
+    "UnknownRulesVersion",
+    "known",
+    "load",
+    "versions",
+]

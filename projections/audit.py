@@ -1,24 +1,20 @@
-"""Auditing a finished game: re-run it from its revealed seed and compare with the log.
+"""Auditing a stored game: re-run it from its revealed seed and compare with the log.
 
-Setup is re-run with the ``setup`` stream; each command is decided again at the version it was
-decided at, with the same ``v<version>`` stream, from the state folded so far. Any difference
-means the log was not produced by these rules from this seed.
+The log is read from the database and checked by :func:`projections.verify.check`, the same code
+that checks an export offline (``kotlik verify``), so an operator's audit and a player's check
+cannot disagree.
 """
 
 from __future__ import annotations
 
-from itertools import groupby
 from typing import Any
 from uuid import UUID
 
 from psycopg import Connection
 
-import games
-from events import read
-from games.rng import Rng
 from projections import lobby
-from projections.commands import plain
-from projections.fold import PLATFORM
+from projections.export import whole
+from projections.verify import check
 
 
 def verify(conn: Connection[Any], game_id: UUID, seed: bytes | None = None) -> list[str]:
@@ -29,26 +25,4 @@ def verify(conn: Connection[Any], game_id: UUID, seed: bytes | None = None) -> l
     row = lobby.get(conn, game_id)
     if row.status != "finished" and seed is None:
         return ["the game is not finished, so its seed is still secret"]
-    seed = seed or row.seed
-    game = games.load(row.game)
-    events = [e for e in read(conn, game_id) if not e.type.startswith(PLATFORM)]
-    opening = plain(game.setup(dict(row.options), len(row.seats), Rng(seed, "setup")))
-    problems = []
-    if [e.body() for e in events[: len(opening)]] != opening:
-        problems.append("the opening events do not follow from the seed")
-    state = None
-    for event in events[: len(opening)]:
-        state = game.evolve(state, event.body())
-    for at, group in groupby(events[len(opening) :], key=lambda e: e.meta.get("at")):
-        stored = list(group)
-        logged = [e.body() for e in stored]
-        head = stored[0]
-        try:
-            decided = plain(game.decide(state, head.meta["seat"], head.meta["command"], Rng(seed, f"v{at}")))
-        except games.GameError as refused:
-            decided = [{"refused": refused.reason}]
-        if decided != logged:
-            problems.append(f"the command decided at version {at} does not give the logged events")
-        for body in logged:
-            state = game.evolve(state, body)
-    return problems
+    return [str(problem) for problem in check(whole(conn, game_id, seed)).problems]

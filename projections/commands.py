@@ -120,7 +120,7 @@ def play(
                 raise VersionConflict(game_id, expected_version, row.version)
             if row.over:
                 raise GameOver("the game is over")
-            game = games.load(row.game)
+            game = row.rules
             before = CACHE.state(conn, game_id, game, row.version)
             decided = plain(game.decide(before.state, seat, command, Rng(row.seed, f"v{before.version}")))
             if not decided:
@@ -164,7 +164,7 @@ def play_bot(conn: Connection[Any], game_id: UUID, seat: int, expected: int) -> 
     name = row.seats[seat]["bot"]
     if row.version != expected or row.over or seat not in row.to_move or not name:
         return None
-    game = games.load(row.game)
+    game = row.rules
     state = CACHE.state(conn, game_id, game, row.version).state
     actions = game.legal_actions(state, seat)
     command = game.BOTS[name](game.view(state, seat), actions, Rng(row.seed, f"bot:v{expected}"))
@@ -180,7 +180,7 @@ def score_game(conn: Connection[Any], game_id: UUID, expected: int) -> dict[str,
         row = lobby.get(conn, game_id, lock=True)
         if row.status != "scoring" or row.version != expected:
             return None
-        game = games.load(row.game)
+        game = row.rules
         folded = CACHE.state(conn, game_id, game, row.version)
         result = game.score(folded.state)
         meta = {"rules_version": game.INFO.rules_version}
@@ -253,5 +253,5 @@ def _replay(conn: Connection[Any], game_id: UUID, command_id: str, request_hash:
         raise KeyReused(f"Idempotency-Key {command_id!r} was used for a different command")
     first, last = row["first_version"], row["last_version"]
     game_row = lobby.get(conn, game_id)
-    state = CACHE.state(conn, game_id, games.load(game_row.game), game_row.version).state
+    state = CACHE.state(conn, game_id, game_row.rules, game_row.version).state
     return Played(last, read(conn, game_id, after=first - 1, upto=last), game_row, state, replayed=True)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from types import ModuleType
 from typing import Any
 from uuid import UUID
 
 from psycopg import Connection
 from psycopg.types.json import Jsonb
+
+import games
 
 
 class GameNotFound(LookupError):
@@ -38,6 +41,11 @@ class GameRow:
     def over(self) -> bool:
         return self.status != "active"
 
+    @property
+    def rules(self) -> ModuleType:
+        """The rules this game started with: every fold and decision of it uses them."""
+        return games.load(self.game, self.rules_version)
+
 
 _COLUMNS = (
     "id, game, status, version, rules_version, options, arranged, seats, to_move, result, "
@@ -59,6 +67,33 @@ def insert(
         "INSERT INTO games (id, game, status, rules_version, options, seats, seed, seed_sha256) "
         "VALUES (%s, %s, 'active', %s, %s, %s, %s, %s)",
         (game_id, game, rules_version, Jsonb(options), Jsonb(seats), seed, seed_sha256),
+    )
+
+
+def restore(conn: Connection[Any], row: GameRow) -> None:
+    """The row of a finished game brought from elsewhere (an import), with its score."""
+    conn.execute(
+        "INSERT INTO games (id, game, status, version, rules_version, options, arranged, seats, to_move, "
+        "result, seed, seed_sha256, created_at, updated_at) "
+        "VALUES (%s, %s, 'finished', %s, %s, %s, %s, %s, '[]', %s, %s, %s, %s, %s)",
+        (
+            row.id,
+            row.game,
+            row.version,
+            row.rules_version,
+            Jsonb(row.options),
+            row.arranged,
+            Jsonb(row.seats),
+            Jsonb(row.result),
+            row.seed,
+            row.seed_sha256,
+            row.created_at,
+            row.updated_at,
+        ),
+    )
+    conn.execute(
+        "INSERT INTO scores (game_id, version, score, scored_at) VALUES (%s, %s, %s, %s)",
+        (row.id, row.version, Jsonb(row.result), row.updated_at),
     )
 
 

@@ -36,7 +36,10 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
         API_SPEC_OPTIONS={
             "info": {"description": "An event-sourced backend for turn-based board games."},
             "components": {
-                "securitySchemes": {"seat": {"type": "http", "scheme": "bearer"}},
+                "securitySchemes": {
+                    "seat": {"type": "http", "scheme": "bearer"},
+                    "admin": {"type": "http", "scheme": "bearer", "description": "KOTLIK_ADMIN_TOKEN"},
+                },
             },
         },
     )
@@ -47,11 +50,12 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     app.extensions["kotlik.listener"] = Listener(database_url(app)).start()
 
     from service.catalog import blp as catalog
+    from service.exports import blp as exports
     from service.games import blp as games
     from service.health import blp as health
 
     api = Api(app)
-    for blueprint in (games, catalog, health):
+    for blueprint in (games, exports, catalog, health):
         blueprint.PAGINATION_ARGUMENTS_PARSER = schemas.PAGINATION_PARSER
         api.register_blueprint(blueprint)
     errors.register(app)

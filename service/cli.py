@@ -190,6 +190,57 @@ def audit(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def _export_lines(path: str) -> Any:
+    """The lines of an export file; ``-`` reads standard input."""
+    if path == "-":
+        return sys.stdin.buffer.read().splitlines()
+    with open(path, "rb") as file:
+        return file.read().splitlines()
+
+
+def verify_command(args: argparse.Namespace) -> int:
+    """Check an export with no database, server or network; exit 1 unless it verifies."""
+    from projections.verify import BadExport, check, parse
+
+    try:
+        export = parse(_export_lines(args.file))
+    except OSError as e:
+        print(f"cannot read {args.file}: {e.strerror or e}")
+        return 1
+    except BadExport as e:
+        print(f"NOT A WHOLE EXPORT: {e.reason}")
+        return 1
+    verdict = check(export)
+    print(verdict.report())
+    return 0 if verdict.ok else 1
+
+
+def import_command(args: argparse.Namespace) -> int:
+    """Load an exported finished game into this server's database once it verifies."""
+    from events.database import create_pool
+    from projections.imports import ImportRefused, NotVerified, restore
+    from projections.verify import BadExport, parse
+
+    try:
+        export = parse(_export_lines(args.file))
+        with _database() as url, create_pool(url, max_size=1) as pool, pool.connection() as conn:
+            row = restore(conn, export)
+    except OSError as e:
+        print(f"cannot read {args.file}: {e.strerror or e}")
+        return 1
+    except NotVerified as e:
+        print(f"refused, nothing imported:\n{e.verdict.report()}")
+        return 1
+    except (BadExport, ImportRefused) as e:
+        print(f"refused, nothing imported: {e.reason}")
+        return 1
+    print(
+        f"imported {row.game} game {row.id} (rules version {row.rules_version}), "
+        f"finished at version {row.version}"
+    )
+    return 0
+
+
 def web(args: argparse.Namespace) -> int:
     if _refuse_taken_port(args.host, args.port):
         return 1
@@ -227,6 +278,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("audit", help="re-run a finished game from its seed and compare with its log")
     p.add_argument("game_id")
     p.set_defaults(handler=audit)
+    p = sub.add_parser("verify", help="check an exported game offline: seed, setup, every command, the score")
+    p.add_argument("file", help="an export (GET /games/{id}/export); - reads standard input")
+    p.set_defaults(handler=verify_command)
+    p = sub.add_parser("import", help="load an exported finished game into this database, once it verifies")
+    p.add_argument("file", help="an export (GET /games/{id}/export); - reads standard input")
+    p.set_defaults(handler=import_command)
     p = sub.add_parser("migrate", help="bring the database schema up to date")
     p.set_defaults(handler=migrate_command)
     args = parser.parse_args(argv)

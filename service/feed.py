@@ -16,7 +16,6 @@ from typing import Any
 
 import orjson
 
-import games
 from events import StoredEvent, read
 from projections.cache import CACHE
 from projections.fold import PLATFORM, Folded
@@ -39,7 +38,7 @@ def public_options(row: GameRow) -> dict[str, Any]:
 
 def shown(row: GameRow, state: Any, events: list[StoredEvent], seat: int | None) -> list[dict[str, Any]]:
     """Events as ``seat`` may see them: redacted by the rules while the game runs (``state``)."""
-    game = games.load(row.game)
+    game = row.rules
     out = []
     for event in events:
         if event.type.startswith(PLATFORM):
@@ -57,10 +56,35 @@ def shown(row: GameRow, state: Any, events: list[StoredEvent], seat: int | None)
                 "type": event.type,
                 "data": data,
                 "seat": event.seat,
+                "command": shown_command(event, seat, running=state is not None),
                 "recorded_at": event.recorded_at,
             }
         )
     return out
+
+
+def shown_command(event: StoredEvent, seat: int | None, *, running: bool) -> dict[str, Any] | None:
+    """The command that caused ``event`` (``None`` for setup and the platform's own events).
+
+    While the game runs, only its own seat sees a command whole; the others see its ``type``,
+    since a command may name what only its seat knew (a card in a hidden hand). Once the game is
+    over everyone sees every command, as they see every event.
+    """
+    command = event.meta.get("command")
+    if not isinstance(command, dict) or not running or event.seat == seat:
+        return command if isinstance(command, dict) else None
+    return {"type": command.get("type")}
+
+
+def shown_meta(event: StoredEvent, seat: int | None, *, running: bool) -> dict[str, Any]:
+    """``event``'s meta as ``seat`` may see it: while the game runs, the command as
+    :func:`shown_command` shows it and never the client's Idempotency-Key."""
+    if not running:
+        return event.meta
+    meta = {k: v for k, v in event.meta.items() if k != "command_id"}
+    if "command" in meta:
+        meta["command"] = shown_command(event, seat, running=True)
+    return meta
 
 
 def stream(row: GameRow, seat: int | None, after: int) -> Iterator[str]:
@@ -115,7 +139,7 @@ def _rendered(row: GameRow, seat: int | None, after: int, upto: int) -> _Block:
         with _blocks_lock:
             block = _blocks.get(key)
         if block is None:
-            over = games.load(row.game).is_over(folded.state)
+            over = row.rules.is_over(folded.state)
             if events is None:
                 with connection() as conn:
                     events = read(conn, row.id, after=after, upto=upto)
@@ -134,5 +158,5 @@ def _since(row: GameRow, after: int, upto: int) -> tuple[list[StoredEvent] | Non
     if entry is not None and entry.folded.version >= upto:
         return CACHE.events(row.id, after, upto), entry.folded
     with connection() as conn:
-        folded = CACHE.state(conn, row.id, games.load(row.game), upto)
+        folded = CACHE.state(conn, row.id, row.rules, upto)
     return CACHE.events(row.id, after, upto), folded

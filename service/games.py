@@ -11,7 +11,6 @@ from flask_smorest import Blueprint
 from marshmallow import ValidationError
 from psycopg import Connection
 
-import games
 from events import StoredEvent, read
 from projections import commands, lobby
 from projections.cache import CACHE
@@ -44,7 +43,7 @@ def _running_state(conn: Connection[Any], row: GameRow) -> Any:
     """The state to redact events by while the game runs; ``None`` once it is over."""
     if row.status != "active":
         return None
-    return CACHE.state(conn, row.id, games.load(row.game), row.version).state
+    return CACHE.state(conn, row.id, row.rules, row.version).state
 
 
 def _etag(version: int) -> dict[str, str]:
@@ -127,7 +126,7 @@ def _not_modified(version: int) -> Response:
 
 
 def _state(conn: Connection[Any], row: GameRow, seat: int | None, at: int | None) -> Any:
-    game = games.load(row.game)
+    game = row.rules
     if at is None:
         folded = CACHE.state(conn, row.id, game, row.version)
     elif at > row.version:
@@ -170,7 +169,7 @@ class Actions(MethodView):
             seat = caller_seat(conn, game_id, required=False)
             if seat is None or row.over:
                 return [], 200, _etag(row.version)
-            game = games.load(row.game)
+            game = row.rules
             folded = CACHE.state(conn, game_id, game, row.version)
         return game.legal_actions(folded.state, seat), 200, _etag(folded.version)
 
@@ -196,7 +195,7 @@ class Commands(MethodView):
             assert seat is not None
             played = commands.play(conn, game_id, seat, body, expected_version=expected, command_id=key)
             deliver(conn, played.queued)
-        running = not games.load(played.game.game).is_over(played.state)
+        running = not played.game.rules.is_over(played.state)
         events = shown(played.game, played.state if running else None, played.events, seat)
         headers = _etag(played.version)
         if played.replayed:

@@ -131,7 +131,13 @@ class EventSchema(Schema):
     version = fields.Integer()
     type = fields.String()
     data = fields.Dict()
-    seat = fields.Integer(allow_none=True)
+    seat = fields.Integer(allow_none=True, metadata={"description": "the seat whose command caused it"})
+    command = fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "the command that caused it; while the game runs, other seats see only its type"
+        },
+    )
     recorded_at = fields.DateTime()
 
 

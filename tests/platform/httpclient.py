@@ -68,7 +68,8 @@ class Client:
 
 def _reply(status: int, headers: dict[str, str], raw: bytes) -> Reply:
     kind = headers.get("Content-Type", "")
-    body = json.loads(raw) if raw and "json" in kind else raw.decode(errors="replace")
+    parsed = "json" in kind and "ndjson" not in kind  # JSON Lines (an export) stays in ``raw``
+    body = json.loads(raw) if raw and parsed else raw.decode(errors="replace")
     return Reply(status, headers, body, raw)
 
 

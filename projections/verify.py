@@ -1,0 +1,414 @@
+"""Checking a game's log against its revealed seed and its rules, with nothing but the log.
+
+This module needs no database, no server and no network: ``kotlik verify FILE`` runs it on an
+export, ``kotlik audit`` on a log read from the database, and an import before it writes anything.
+A log checks out when the seed matches the SHA-256 committed at creation, setup re-run from the
+seed gives the logged opening, every command decided again (by the logged seat, at the logged
+version, with the same ``v<version>`` stream) gives exactly the logged events, and the score of
+the folded end state is the logged one. The random stream is specified in ``docs/random.md``.
+
+An export is JSON Lines: a header, then one line per event, oldest first::
+
+    {"format": "kotlik-export", "format_version": 1, "id": ..., "game": ..., "rules_version": 1,
+     "status": "finished", "version": 57, "options": {...}, "arranged": false, "seats": [...],
+     "seed_sha256": "...", "seed": "<hex, or null while the game runs>", "result": {...},
+     "created_at": "...", "finished_at": "...", "seat": null, "redacted": false}
+    {"version": 1, "type": "kotlik.GameCreated", "data": {...}, "meta": {...},
+     "seat": null, "command": null, "recorded_at": "..."}
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+import orjson
+
+import games
+from games.rng import Rng
+
+FORMAT = "kotlik-export"
+#: Bumped when a reader of the previous format could misread a new file.
+FORMAT_VERSION = 1
+#: The platform's own events: the first and the last of every finished game.
+CREATED = "kotlik.GameCreated"
+SCORED = "kotlik.GameScored"
+PLATFORM = "kotlik."
+
+_HEADER_FIELDS: dict[str, type] = {
+    "id": str,
+    "game": str,
+    "rules_version": int,
+    "status": str,
+    "version": int,
+    "options": dict,
+    "seats": list,
+    "seed_sha256": str,
+}
+_EVENT_FIELDS: dict[str, type] = {"version": int, "type": str, "data": dict, "meta": dict}
+
+
+class BadExport(ValueError):
+    """A file that is not a whole Kotlík export: not JSON, a missing field, cut short."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Export:
+    """A parsed export: its header and its event lines, as plain JSON values."""
+
+    header: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """One way the log does not follow from its seed and rules."""
+
+    #: The first version that differs; ``None`` for the header and the seed.
+    version: int | None
+    what: str
+    #: ``path: expected X, found Y`` lines saying how the logged event differs.
+    how: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        where = f"version {self.version}: " if self.version is not None else ""
+        return "\n".join([where + self.what, *(f"    {line}" for line in self.how)])
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What :func:`check` found; ``ok`` when nothing."""
+
+    export: Export
+    problems: list[Mismatch]
+    #: What was re-derived: setup events, commands, the score (for the report).
+    setup_events: int = 0
+    commands: int = 0
+    score: dict[str, Any] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def report(self) -> str:
+        """The verdict in words, for people."""
+        h = self.export.header
+        game = f"{h.get('game')} game {h.get('id')} (rules version {h.get('rules_version')})"
+        if not self.ok:
+            lines = [f"DOES NOT VERIFY: {game}, {len(self.problems)} problem(s), the first at the top"]
+            return "\n".join([*lines, *(f"  {p}".replace("\n", "\n  ") for p in self.problems)])
+        seats = {s.get("seat"): s.get("name") for s in h["seats"] if isinstance(s, dict)}
+        lines = [
+            f"OK: {game}: the log follows from the seed and the rules",
+            f"  {len(self.export.events)} events up to version {h['version']}, status {h['status']}",
+            f"  the seed matches its SHA-256 {h['seed_sha256']}",
+            f"  setup re-derived from the seed: {self.setup_events} events",
+            f"  {self.commands} commands decided again, each giving exactly the logged events",
+        ]
+        if self.score is not None:
+            totals = ", ".join(
+                f"seat {s['seat']} ({seats.get(s['seat'])}) {s['total']}" for s in self.score["seats"]
+            )
+            winners = ", ".join(f"seat {w}" for w in self.score["winners"])
+            lines.append(f"  final score recomputed as logged: {totals}; winners: {winners}")
+        return "\n".join(lines)
+
+
+def parse(lines: Iterable[bytes | str]) -> Export:
+    """An export from its lines; raises :class:`BadExport` for anything not a whole export."""
+    values = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            values.append((number, orjson.loads(line)))
+        except orjson.JSONDecodeError as e:
+            raise BadExport(f"line {number} is not JSON ({e}); is the file cut short?") from None
+    if not values:
+        raise BadExport("the file is empty")
+    (_, header), events = values[0], values[1:]
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise BadExport(f'not a Kotlík export: its first line has no "format": "{FORMAT}"')
+    if header.get("format_version") != FORMAT_VERSION:
+        raise BadExport(
+            f"export format version {header.get('format_version')!r} is not one this Kotlík reads "
+            f"({FORMAT_VERSION})"
+        )
+    _fields(header, _HEADER_FIELDS, "the header")
+    try:
+        UUID(header["id"])
+    except ValueError:
+        raise BadExport(f"the header's id {header['id']!r} is not a UUID") from None
+    if not (header.get("seed") is None or isinstance(header["seed"], str)):
+        raise BadExport("the header's seed must be hex text or null")
+    for number, event in events:
+        if not isinstance(event, dict):
+            raise BadExport(f"line {number} is not an event object")
+        _fields(event, _EVENT_FIELDS, f"line {number}")
+    last = events[-1][1]["version"] if events else 0
+    if last < header["version"]:
+        raise BadExport(
+            f"the file is truncated: its events end at version {last}, "
+            f"but the game was exported at version {header['version']}"
+        )
+    return Export(header, [event for _, event in events])
+
+
+def _fields(value: dict[str, Any], wanted: dict[str, type], where: str) -> None:
+    for name, kind in wanted.items():
+        if name not in value:
+            raise BadExport(f"{where} has no {name!r}")
+        if not isinstance(value[name], kind) or (kind is int and isinstance(value[name], bool)):
+            raise BadExport(f"{where}: {name!r} is not {_kind(kind)}")
+
+
+def _kind(kind: type) -> str:
+    return {int: "an integer", str: "text", dict: "an object", list: "an array"}.get(kind, str(kind))
+
+
+def check(export: Export) -> Verdict:
+    """Re-run the game of ``export`` from its revealed seed and compare; see the module's doc.
+
+    Stops at the first event that differs: everything after it follows from a different state.
+    A log of a game still running (an operator's audit with its seed) is checked as far as it goes.
+    """
+    h = export.header
+    if h.get("seed") is None:
+        viewer = "a spectator" if h.get("seat") is None else f"seat {h['seat']}"
+        why = (
+            f"the file has no seed: it is the {h['status']} game as {viewer} may see it, redacted; "
+            "only a finished game's export, with its revealed seed, can be verified"
+        )
+        return Verdict(export, [Mismatch(None, why)])
+    try:
+        seed = bytes.fromhex(h["seed"])
+    except ValueError:
+        return Verdict(export, [Mismatch(None, f"the seed {h['seed']!r} is not hex")])
+    problems = []
+    if hashlib.sha256(seed).hexdigest() != h["seed_sha256"]:
+        problems.append(
+            Mismatch(
+                None,
+                "the seed does not match the SHA-256 committed when the game was created",
+                [f"sha256(seed): expected {h['seed_sha256']}, found {hashlib.sha256(seed).hexdigest()}"],
+            )
+        )
+    try:
+        rules = games.load(h["game"], h["rules_version"])
+    except (games.UnknownGame, games.UnknownRulesVersion) as e:
+        return Verdict(export, [*problems, Mismatch(None, str(e).strip('"'))])
+    replay = _Replay(export, rules, seed)
+    problems += replay.run()
+    return Verdict(export, problems, replay.setup_events, replay.commands, replay.score)
+
+
+class _Replay:
+    """The log walked event by event beside the rules' own account of it."""
+
+    def __init__(self, export: Export, rules: Any, seed: bytes) -> None:
+        self.header = export.header
+        self.events = export.events
+        self.rules = rules
+        self.seed = seed
+        self.state: Any = None
+        self.setup_events = 0
+        self.commands = 0
+        self.score: dict[str, Any] | None = None
+
+    def run(self) -> list[Mismatch]:
+        """The first mismatch (a list of at most one), or nothing."""
+        try:
+            self._versions()
+            self._created()
+            at = self._setup()
+            while at < len(self.events) and self.events[at]["type"] != SCORED:
+                at = self._command(at)
+            self._end(at)
+        except _Differs as found:
+            return [found.mismatch]
+        return []
+
+    def _versions(self) -> None:
+        for index, event in enumerate(self.events):
+            if event["version"] != index + 1:
+                raise _Differs(
+                    index + 1,
+                    f"version {index + 1} is missing from the log: the event after version {index} "
+                    f"is version {event['version']}",
+                )
+            if "seat" in event and event["seat"] != event["meta"].get("seat"):
+                raise _Differs(
+                    index + 1,
+                    "the event names a seat its meta does not",
+                    [f"seat: expected {_show(event['meta'].get('seat'))}, found {_show(event['seat'])}"],
+                )
+
+    def _created(self) -> None:
+        h = self.header
+        expected = {
+            "game": h["game"],
+            "seats": h["seats"],
+            "options": h["options"],
+            "seed_sha256": h["seed_sha256"],
+            "rules_version": h["rules_version"],
+        }
+        first = self.events[0] if self.events else {"type": None, "data": {}}
+        if first["type"] != CREATED:
+            raise _Differs(
+                1, f"the log does not start with {CREATED}", [_pair("type", CREATED, first["type"])]
+            )
+        if first["data"] != expected:
+            raise _Differs(1, "the game's creation does not match the header", _diff(expected, first["data"]))
+
+    def _setup(self) -> int:
+        """Re-run setup; the index of the first event after it."""
+        h = self.header
+        try:
+            opening = _as_stored(
+                self.rules.setup(dict(h["options"]), len(h["seats"]), Rng(self.seed, "setup"))
+            )
+        except games.GameError as e:
+            raise _Differs(2, f"the rules refuse the game's options: {e.reason}") from None
+        for offset, expected in enumerate(opening):
+            index = 1 + offset
+            found = self._body(index, f"setup, from the seed's {_q('setup')} stream")
+            if "at" in self.events[index]["meta"]:
+                raise _Differs(index + 1, "setup ends early: this event says a command caused it")
+            if found != expected:
+                raise _Differs(
+                    index + 1, "setup re-run from the seed gives another event", _diff(expected, found)
+                )
+            self.state = self.rules.evolve(self.state, found)
+        self.setup_events = len(opening)
+        return 1 + len(opening)
+
+    def _command(self, index: int) -> int:
+        """Decide the command behind the event at ``index`` again; the index after its events."""
+        event = self.events[index]
+        version, meta = event["version"], event["meta"]
+        if event["type"].startswith(PLATFORM):
+            raise _Differs(version, f"a platform event {event['type']} in the middle of the game")
+        if "at" not in meta or "seat" not in meta or "command" not in meta:
+            raise _Differs(version, "the event names no command (its meta has no at, seat and command)")
+        at, seat, command = meta["at"], meta["seat"], meta["command"]
+        if at != version - 1:
+            raise _Differs(version, f"the command was decided at version {at}, but its events must follow it")
+        label = f"v{at}"
+        said = f"seat {seat}'s command {_show(command)} decided at version {at}"
+        if self.rules.is_over(self.state):
+            raise _Differs(version, f"{said} comes after the game was over")
+        try:
+            decided = _as_stored(self.rules.decide(self.state, seat, command, Rng(self.seed, label)))
+        except (games.GameError, KeyError, TypeError, ValueError, IndexError) as e:
+            reason = e.reason if isinstance(e, games.GameError) else f"{type(e).__name__}: {e}"
+            raise _Differs(version, f"the rules refuse {said}: {reason}") from None
+        if not decided:
+            raise _Differs(version, f"{said} changes nothing under these rules")
+        for offset, expected in enumerate(decided):
+            at_index = index + offset
+            found = self._body(at_index, said)
+            if self.events[at_index]["meta"].get("at") != at:
+                raise _Differs(at_index + 1, f"{said} gives another event here", _diff(expected, found))
+            if found != expected:
+                raise _Differs(at_index + 1, f"{said} gives another event", _diff(expected, found))
+        after = index + len(decided)
+        if after < len(self.events) and self.events[after]["meta"].get("at") == at:
+            extra = self.events[after]
+            raise _Differs(after + 1, f"{said} gives no such event", [f"found {_show(_body(extra))}"])
+        for event in self.events[index:after]:
+            self.state = self.rules.evolve(self.state, _body(event))
+        self.commands += 1
+        return after
+
+    def _end(self, index: int) -> None:
+        if index >= len(self.events):
+            if self.header["status"] == "finished":
+                raise _Differs(index + 1, f"the game is finished but its log has no {SCORED}")
+            return  # a running game, checked as far as it goes
+        event = self.events[index]
+        if not self.rules.is_over(self.state):
+            raise _Differs(event["version"], "the game is scored before its rules say it is over")
+        self.score = _as_stored([self.rules.score(self.state)])[0]
+        expected = {"score": self.score, "seed": self.seed.hex()}
+        if event["data"] != expected:
+            raise _Differs(
+                event["version"], "the score of the refolded game differs", _diff(expected, event["data"])
+            )
+        if index + 1 < len(self.events):
+            raise _Differs(index + 2, f"events after {SCORED}")
+        if self.header.get("result") not in (None, self.score):
+            raise _Differs(
+                None,
+                "the header's result is not the recomputed score",
+                _diff(self.score, self.header["result"]),
+            )
+
+    def _body(self, index: int, said: str) -> dict[str, Any]:
+        if index >= len(self.events):
+            raise _Differs(index + 1, f"the log ends where {said} gives another event")
+        return _body(self.events[index])
+
+
+#: Lines of ``how`` kept per mismatch: a whole reshuffled grid differs in every cell.
+HOW_LINES = 6
+
+
+class _Differs(Exception):
+    def __init__(self, version: int | None, what: str, how: list[str] | None = None) -> None:
+        super().__init__(what)
+        how = how or []
+        if len(how) > HOW_LINES:
+            how = [*how[:HOW_LINES], f"… and {len(how) - HOW_LINES} more differences"]
+        self.mismatch = Mismatch(version, what, how)
+
+
+def _body(event: dict[str, Any]) -> dict[str, Any]:
+    return {"type": event["type"], **event["data"]}
+
+
+def _as_stored(events: list[Any]) -> list[Any]:
+    """Values as they come back from JSON (tuples as lists), as the log holds them."""
+    return list(orjson.loads(orjson.dumps(events, option=orjson.OPT_NON_STR_KEYS)))
+
+
+def _diff(expected: Any, found: Any, path: str = "") -> list[str]:
+    """How ``found`` differs from ``expected``, one ``path: expected X, found Y`` line each."""
+    if isinstance(expected, dict) and isinstance(found, dict):
+        out = []
+        for key in [*expected, *(k for k in found if k not in expected)]:
+            where = f"{path}.{key}" if path else str(key)
+            if key not in found:
+                out.append(f"{where}: expected {_show(expected[key])}, found nothing")
+            elif key not in expected:
+                out.append(f"{where}: expected nothing, found {_show(found[key])}")
+            else:
+                out += _diff(expected[key], found[key], where)
+        return out
+    if isinstance(expected, list) and isinstance(found, list) and len(expected) == len(found):
+        return [
+            line
+            for i, (a, b) in enumerate(zip(expected, found, strict=True))
+            for line in _diff(a, b, f"{path}[{i}]")
+        ]
+    return [] if expected == found else [_pair(path or "value", expected, found)]
+
+
+def _pair(path: str, expected: Any, found: Any) -> str:
+    return f"{path}: expected {_show(expected)}, found {_show(found)}"
+
+
+def _show(value: Any, limit: int = 160) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _q(text: str) -> str:
+    return f'"{text}"'
