@@ -16,7 +16,7 @@ from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
 from events.database import create_pool
-from service import errors, limits, ratelimit, schemas
+from service import errors, game_docs, limits, ratelimit, schemas
 from service.live import Listener
 
 API_PREFIX = "/api/v1"
@@ -58,6 +58,7 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     for blueprint in (games, exports, catalog, health):
         blueprint.PAGINATION_ARGUMENTS_PARSER = schemas.PAGINATION_PARSER
         api.register_blueprint(blueprint)
+    game_docs.register(api)
     errors.register(app)
     ratelimit.register(app, database_url(app))  # before limits: a refused request is not read
     limits.register(app)

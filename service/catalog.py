@@ -37,5 +37,11 @@ class Games(MethodView):
 class Catalog(MethodView):
     @blp.response(200)
     def get(self, game: str) -> dict[str, Any]:
-        """One game's content."""
-        return dict(games.load(game).catalog())
+        """One game's content, and under ``options`` the JSON Schema of its options: allowed values,
+        defaults and names and descriptions in cs/pl/en, enough to build a "new game" form."""
+        rules = games.load(game)
+        content = dict(rules.catalog())
+        schemas = getattr(rules, "SCHEMAS", None)
+        if schemas is not None:
+            content["options"] = schemas["options"]
+        return content

@@ -16,7 +16,7 @@ from projections import commands, lobby
 from projections.cache import CACHE
 from projections.fold import load, opening_version
 from projections.lobby import GameRow
-from service import schemas
+from service import contract, schemas
 from service.app import connection, listener
 from service.auth import caller_seat
 from service.errors import NotFound
@@ -57,6 +57,7 @@ class Games(MethodView):
     @blp.alt_response(422, schema=schemas.ProblemSchema)
     def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Create a game; each human seat's bearer token is shown only in this response."""
+        contract.check_options(body["game"], body["options"])
         with connection() as conn:
             created = commands.create_game(conn, body["game"], body["seats"], body["options"])
             deliver(conn, created.queued)
@@ -193,6 +194,7 @@ class Commands(MethodView):
         with connection() as conn:
             seat = caller_seat(conn, game_id, required=True)
             assert seat is not None
+            contract.check_command(conn, game_id, body)
             played = commands.play(conn, game_id, seat, body, expected_version=expected, command_id=key)
             deliver(conn, played.queued)
         running = not played.game.rules.is_over(played.state)

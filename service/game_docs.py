@@ -1,0 +1,93 @@
+"""Each game's JSON Schemas as components of the OpenAPI document, for client generators.
+
+Per game ``<id>``: ``<id>.Options`` (the ``options`` of ``POST /games``), ``<id>.Command`` (a
+``oneOf`` of ``<id>.Command.<type>`` with a discriminator on ``type``: the bodies of
+``POST /games/{id}/commands``), ``<id>.Event`` (likewise; an event of ``/events``, ``/stream`` and
+a 201 is ``{type, data}`` with ``data`` the event without its ``type``) and ``<id>.View`` (the
+``view`` of ``/state``). The document is OpenAPI 3.0, so the games' draft 2020-12 schemas are
+translated into its dialect (the subset ``games/README.md`` asks games to keep to).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_smorest import Api
+
+import games
+
+#: The optional field every command body may carry besides the game's own.
+EXPECTED_VERSION = {
+    "type": "integer",
+    "minimum": 0,
+    "maximum": 2**31 - 1,
+    "description": "the version the command was chosen at; a stale one is 409",
+}
+
+
+def register(api: Api) -> None:
+    """Add every game's schemas to ``api``'s components (games without ``SCHEMAS`` are left out)."""
+    for game_id in games.known():
+        for name, schema in components(game_id).items():
+            api.spec.components.schema(name, component=schema)
+
+
+def components(game_id: str) -> dict[str, dict[str, Any]]:
+    """The OpenAPI components of one game, by name."""
+    schemas = getattr(games.load(game_id), "SCHEMAS", None)
+    if schemas is None:
+        return {}
+    out: dict[str, dict[str, Any]] = {
+        f"{game_id}.Options": openapi(schemas["options"]),
+        f"{game_id}.View": openapi(schemas["view"]),
+    }
+    for part, schemas_of, extra in (
+        ("Command", schemas["commands"], {"expected_version": EXPECTED_VERSION}),
+        ("Event", schemas["events"], {}),
+    ):
+        names = {kind: f"{game_id}.{part}.{kind}" for kind in schemas_of}
+        for kind, schema in schemas_of.items():
+            converted = openapi(schema)
+            converted["properties"] = {**converted["properties"], **extra}
+            out[names[kind]] = converted
+        out[f"{game_id}.{part}"] = {
+            "oneOf": [{"$ref": _ref(name)} for name in names.values()],
+            "discriminator": {"propertyName": "type", "mapping": {k: _ref(n) for k, n in names.items()}},
+        }
+    return out
+
+
+def _ref(name: str) -> str:
+    return f"#/components/schemas/{name}"
+
+
+def openapi(schema: Any) -> Any:
+    """A draft 2020-12 schema (the subset of ``games/README.md``) as an OpenAPI 3.0 schema object:
+    ``type: [T, "null"]`` → ``type: T, nullable: true``; ``const`` → a one-value ``enum``; an
+    ``enum`` holding null is ``nullable``; ``type: "null"`` (in an ``anyOf``) → ``enum: [null]``."""
+    if isinstance(schema, list):
+        return [openapi(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "const":
+            out["enum"] = [value]
+        elif key == "type" and isinstance(value, list):
+            kinds = [k for k in value if k != "null"]
+            if len(kinds) != 1:
+                raise ValueError(f"OpenAPI 3.0 has no union type {value}; use anyOf")
+            out["type"] = kinds[0]
+            out["nullable"] = "null" in value
+        elif key == "type" and value == "null":
+            out["enum"] = [None]
+            out["nullable"] = True
+        elif key in ("properties", "x-value-names", "x-names", "x-descriptions", "default"):
+            out[key] = {k: openapi(v) for k, v in value.items()} if key == "properties" else value
+        elif key == "enum" or key.startswith("x-"):
+            out[key] = value
+        else:
+            out[key] = openapi(value)
+    if None in out.get("enum", []):
+        out["nullable"] = True
+    return out
