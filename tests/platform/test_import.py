@@ -1,0 +1,191 @@
+"""Importing an export into another Kotlík: a real ``kotlik web`` on a database of its own.
+
+A verified export comes back as the same finished game (summary, log, score and export byte for
+byte); an import needs the admin token, and bad files (not JSON, cut short, an unknown game or
+rules version, tampered, still running, already here) are refused with problem details and write
+nothing. ``kotlik import`` does the same from the command line.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from httpclient import Client, Reply, create, game_path, play_to_end
+from processes import ROOT, environment, fresh_database, kotlik_web
+
+from events.database import migrate
+
+ADMIN = "admin-token-for-the-import-tests"
+IMPORT = "/api/v1/games/import"
+JSON_LINES = {"Content-Type": "application/x-ndjson"}
+
+
+@pytest.fixture(scope="module")
+def source(live_url: str, worker: Any) -> dict[str, Any]:
+    """A finished game on the test server: its summary, log, score and export."""
+    api = Client(live_url)
+    game = create(api, "kupferkessel", [{"name": "Me"}, {"name": "Bot", "bot": "default"}])
+    summary = play_to_end(api, game, seed=21)
+    export = api.get(game_path(game, "/export"))
+    assert export.status == 200
+    return {
+        "summary": summary,
+        "events": api.get(game_path(game, "/events")).body,
+        "score": api.get(game_path(game, "/score")).body,
+        "raw": export.raw,
+    }
+
+
+@pytest.fixture(scope="module")
+def other(server_url: str, broker: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Another Kotlík: ``kotlik web`` with an admin token on an empty database of its own."""
+    with fresh_database(server_url) as url:
+        migrate(url)
+        env = environment(**{**broker, "DATABASE_URL": url}, KOTLIK_ADMIN_TOKEN=ADMIN)
+        with kotlik_web(env, tmp_path_factory.mktemp("other") / "web.log") as api:
+            yield api, url
+
+
+def _post(api: Client, body: bytes, token: str | None = ADMIN) -> Reply:
+    return api.seat(token).post(IMPORT, raw=body, headers=JSON_LINES)
+
+
+def _lines(raw: bytes) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in raw.splitlines()]
+
+
+def _file(lines: list[dict[str, Any]]) -> bytes:
+    return "".join(json.dumps(line) + "\n" for line in lines).encode()
+
+
+def _nothing_written(url: str) -> None:
+    with psycopg.connect(url) as conn:
+        counts = conn.execute(
+            "SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM events), "
+            "(SELECT count(*) FROM scores)"
+        ).fetchone()
+    assert counts == (0, 0, 0)
+
+
+def test_importing_needs_the_admin_token(source: dict[str, Any], other: Any, live_url: str) -> None:
+    api, url = other
+    for token in (None, "not-the-admin-token", source["summary"]["seed"]):
+        reply = _post(api, source["raw"], token)
+        assert reply.status == 401, reply
+        assert reply.problem["type"].endswith("/unauthorized")
+    unconfigured = _post(Client(live_url), source["raw"])
+    assert unconfigured.status == 404
+    assert "KOTLIK_ADMIN_TOKEN" in unconfigured.problem["detail"]
+    _nothing_written(url)
+
+
+def _forged(raw: bytes, **header: Any) -> bytes:
+    head, *events = _lines(raw)
+    return _file([{**head, **header}, *events])
+
+
+def _tampered(raw: bytes) -> tuple[bytes, int]:
+    head, *events = _lines(raw)
+    event = next(e for e in events if "at" in e["meta"] and isinstance(e["data"].get("card"), str))
+    event["data"]["card"] += "-forged"
+    return _file([head, *events]), event["version"]
+
+
+def _unknown_game(raw: bytes) -> bytes:
+    head, created, *events = _lines(raw)
+    return _file(
+        [{**head, "game": "chess"}, {**created, "data": {**created["data"], "game": "chess"}}, *events]
+    )
+
+
+def test_bad_files_are_refused_with_problem_details_and_write_nothing(
+    source: dict[str, Any], other: Any, live_url: str
+) -> None:
+    api, url = other
+    raw = source["raw"]
+    lines = raw.splitlines(keepends=True)
+    tampered, version = _tampered(raw)
+    running = Client(live_url).seat(None)
+    game = create(running, "kupferkessel", [{"name": "A"}, {"name": "B"}])
+    cases = [
+        (b"this is not JSON\n", 400, "malformed-export", "line 1 is not JSON"),
+        (b"", 400, "malformed-export", "the file is empty"),
+        (raw[: len(raw) // 2], 400, "malformed-export", "is the file cut short?"),
+        (b"".join(lines[: len(lines) // 2]), 400, "malformed-export", "the file is truncated"),
+        (b'{"format": "something else"}\n', 400, "malformed-export", "not a Kotlík export"),
+        (_unknown_game(raw), 422, "not-importable", "no game 'chess'"),
+        (_forged(raw, rules_version=7), 422, "not-importable", "kupferkessel has no rules version 7"),
+        (tampered, 422, "export-does-not-verify", f"version {version}:"),
+        (running.get(game_path(game, "/export")).raw, 422, "not-importable", "only a finished game"),
+    ]
+    for body, status, slug, detail in cases:
+        reply = _post(api, body)
+        assert reply.status == status, (detail, reply)
+        assert reply.problem["type"].endswith(f"/{slug}") and detail in reply.problem["detail"], reply
+    refused = _post(api, tampered)
+    assert refused.problem["problems"][0].startswith(f"version {version}: ")
+    assert '    card: expected "' in refused.problem["problems"][0]
+    _nothing_written(url)
+
+
+def test_a_verified_export_imports_as_the_same_finished_game(source: dict[str, Any], other: Any) -> None:
+    api, url = other
+    summary = source["summary"]
+    reply = _post(api, source["raw"])
+    assert reply.status == 201, reply
+    assert reply.headers["Location"].endswith(game_path(summary))
+    assert reply.body == summary
+    assert api.get(game_path(summary)).body == summary
+    assert api.get(game_path(summary, "/events")).body == source["events"]
+    assert api.get(game_path(summary, "/score")).body == source["score"]
+    assert api.get(game_path(summary, "/export")).raw == source["raw"], "the export round-trips byte for byte"
+
+    again = _post(api, source["raw"])
+    assert again.status == 409 and again.problem["type"].endswith("/game-exists")
+    with psycopg.connect(url) as conn:
+        assert conn.execute("SELECT count(*) FROM events").fetchone() == (summary["version"],)
+
+
+def _kotlik(args: list[str], url: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "service.cli", *args],
+        cwd=ROOT,
+        env=environment(DATABASE_URL=url),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_kotlik_import_loads_a_verified_file_and_refuses_others(
+    source: dict[str, Any], server_url: str, tmp_path: Path
+) -> None:
+    summary = source["summary"]
+    good, bad = tmp_path / "good.jsonl", tmp_path / "bad.jsonl"
+    good.write_bytes(source["raw"])
+    bad.write_bytes(_tampered(source["raw"])[0])
+    with fresh_database(server_url) as url:
+        migrate(url)
+        refused = _kotlik(["import", str(bad)], url)
+        assert refused.returncode == 1, refused.stdout + refused.stderr
+        assert refused.stdout.startswith("refused, nothing imported:\nDOES NOT VERIFY")
+        _nothing_written(url)
+
+        done = _kotlik(["import", str(good)], url)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert done.stdout.strip() == (
+            f"imported kupferkessel game {summary['id']} (rules version 1), "
+            f"finished at version {summary['version']}"
+        )
+        audited = _kotlik(["audit", summary["id"]], url)
+        assert audited.returncode == 0 and "the log follows from the seed" in audited.stdout, audited.stdout
+
+        again = _kotlik(["import", str(good)], url)
+        assert again.returncode == 1 and f"a game {summary['id']} exists here already" in again.stdout
