@@ -53,9 +53,10 @@ def validators(game_id: str, rules_version: int | None = None) -> Validators:
 
 def check_options(game_id: str, options: Any) -> None:
     """Refuse (422) options the game's options schema refuses; an unknown game is left to the caller."""
-    if game_id not in games.known():
+    try:
+        validator = validators(game_id).options
+    except games.UnknownGame:
         return
-    validator = validators(game_id).options
     if validator is not None:
         _check(validator, options, "options")
 
