@@ -4,7 +4,8 @@ Bytes come from HMAC-SHA256 in counter mode keyed with the game's secret seed an
 game version a command is decided at, ``"setup"``, or a bot's turn), so anyone holding the seed
 published at the end of a game can recompute every shuffle and draw. Integers are taken by
 rejection sampling (no modulo bias); :meth:`Rng.shuffle` is the Fisher–Yates shuffle from the last
-position down.
+position down. ``docs/random.md`` specifies all of it, with test vectors, for re-implementing it in
+another language (``tests/games/test_rng_spec.py`` holds this code to that page).
 """
 
 from __future__ import annotations
