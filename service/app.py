@@ -11,13 +11,13 @@ import swagger_ui_bundle
 from flask import Flask, current_app, send_from_directory
 from flask.json.provider import DefaultJSONProvider
 from flask.typing import ResponseReturnValue
-from flask_smorest import Api
 from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
 from events.database import create_pool
 from service import errors, game_docs, limits, ratelimit, schemas
 from service.live import Listener
+from service.openapi import KotlikApi
 
 API_PREFIX = "/api/v1"
 
@@ -54,7 +54,7 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     from service.games import blp as games
     from service.health import blp as health
 
-    api = Api(app)
+    api = KotlikApi(app)
     for blueprint in (games, exports, catalog, health):
         blueprint.PAGINATION_ARGUMENTS_PARSER = schemas.PAGINATION_PARSER
         api.register_blueprint(blueprint)

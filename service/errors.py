@@ -7,10 +7,11 @@ one transaction that an exception rolls back.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, Response, json
+from flask import Flask, Response, has_request_context, json, request
 from marshmallow import ValidationError
 from psycopg import OperationalError
 from psycopg_pool import PoolTimeout
@@ -18,7 +19,8 @@ from werkzeug.exceptions import HTTPException
 
 from events import VersionConflict
 from games import UnknownGame
-from games.interface import IllegalMove, InvalidOptions, NotYourTurn
+from games.interface import GameError, IllegalMove, InvalidOptions, NotYourTurn
+from projections import lobby
 from projections.commands import GameOver, KeyReused
 from projections.lobby import GameNotFound
 from projections.tokens import TokenExpired
@@ -64,15 +66,57 @@ def problem(
     return Response(json.dumps(body), status=status, mimetype="application/problem+json")
 
 
+#: How a 401 says which scheme it wants (RFC 6750 §3); a token that was sent but holds no seat
+#: (or has expired) is an ``invalid_token``.
+CHALLENGE = "Bearer"
+INVALID_TOKEN = 'Bearer error="invalid_token"'
+
+
 def _domain(status: int, slug: str, title: str) -> Callable[[Exception], Response]:
     def handle(error: Exception) -> Response:
         detail = getattr(error, "reason", None) or str(error)
         extra: dict[str, Any] = {}
         if isinstance(error, VersionConflict) and error.actual is not None:
             extra["version"] = error.actual
-        return problem(status, title, detail, slug, **extra)
+        if isinstance(error, GameError):
+            detail = _named_seats(detail)
+        response = problem(status, title, detail, slug, **extra)
+        if status == 401:
+            sent = has_request_context() and request.headers.get("Authorization") is not None
+            response.headers["WWW-Authenticate"] = INVALID_TOKEN if sent else CHALLENGE
+        return response
 
     return handle
+
+
+#: A seat as the rules name it: by number, as they know no names.
+_SEAT = re.compile(r"\bseat (\d+)\b")
+#: Seconds an error may wait for a connection to look up seat names; past it the reason goes
+#: out with numbers only.
+_NAMES_WAIT = 1.0
+
+
+def _named_seats(detail: str) -> str:
+    """``seat 1`` in a rule's reason becomes ``seat 1 (Bob)``, the number and the name the API
+    lists in ``seats``; the engines know seats only by number."""
+    game_id = (request.view_args or {}).get("game_id") if has_request_context() else None
+    if game_id is None or not _SEAT.search(detail):
+        return detail
+    from service.app import pool  # the app imports this module
+
+    try:
+        with pool().connection(timeout=_NAMES_WAIT) as conn:
+            seats = lobby.get(conn, game_id).seats
+    except (GameNotFound, OperationalError, PoolTimeout):
+        return detail
+
+    def name(match: re.Match[str]) -> str:
+        seat = int(match.group(1))
+        if seat >= len(seats) or not seats[seat].get("name"):
+            return match.group(0)
+        return f"seat {seat} ({seats[seat]['name']})"
+
+    return _SEAT.sub(name, detail)
 
 
 def http_problem(error: HTTPException) -> Response:

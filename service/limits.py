@@ -3,6 +3,7 @@
 A body is refused (413) before more of it than ``KOTLIK_MAX_BODY`` bytes is read, whether it says
 its length or comes chunked; JSON nested deeper than :data:`MAX_DEPTH` is refused (400) before
 any schema walks it. Commands and game creations are a few hundred bytes and a few levels deep.
+A body that is not sent as JSON to an operation that takes JSON is refused (415) unread.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, current_app, request
-from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
 
 #: Bytes of body read at most, unless ``KOTLIK_MAX_BODY`` says otherwise.
 MAX_BODY = 256 * 1024
@@ -86,5 +87,30 @@ def read_json_first() -> None:
         raise BadRequest(f"malformed JSON: {e}") from None
 
 
+def refuse_other_media() -> None:
+    """A body for an operation that takes JSON must say so: ``Content-Type: application/json``.
+
+    webargs reads a body of any other type as no body at all, so a client that forgot the header
+    was told its fields were missing (``type: missing``); it gets a 415 that names the header
+    instead. A request with neither a body nor a Content-Type is left to the view's schema.
+    """
+    if request.routing_exception is not None or request.method not in _WITH_BODY or request.is_json:
+        return
+    has_body = bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "")
+    if not (has_body or request.mimetype) or not _takes_json():
+        return
+    sent = f"it was sent as {request.mimetype!r}" if request.mimetype else "it was sent without one"
+    raise UnsupportedMediaType(f"the body must be JSON with Content-Type: application/json; {sent}")
+
+
+def _takes_json() -> bool:
+    """Whether the view declares a JSON body (flask-smorest's ``@blp.arguments`` in ``json``)."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    handler = getattr(getattr(view, "view_class", None), request.method.lower(), view)
+    parameters = getattr(handler, "_apidoc", {}).get("arguments", {}).get("parameters", [])
+    return any(parameter.get("in") == "json" for parameter in parameters)
+
+
 def register(app: Flask) -> None:
+    app.before_request(refuse_other_media)
     app.before_request(read_json_first)

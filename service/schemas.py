@@ -156,8 +156,12 @@ class ScoreSchema(Schema):
 
 
 class ProblemSchema(Schema):
-    type = fields.String()
-    title = fields.String()
-    status = fields.Integer()
-    detail = fields.String()
-    errors = fields.Dict()
+    """RFC 9457 problem details, sent as `application/problem+json` with every error."""
+
+    type = fields.String(metadata={"description": "a URI naming the problem; `about:blank`: plain HTTP"})
+    title = fields.String(metadata={"description": "the kind of problem, in words"})
+    status = fields.Integer(metadata={"description": "the HTTP status"})
+    detail = fields.String(metadata={"description": "this occurrence: the rule's reason, the field at fault"})
+    errors = fields.Dict(metadata={"description": "field errors, by location and field (422)"})
+    version = fields.Integer(metadata={"description": "the game's current version (409 stale version)"})
+    limit = fields.String(metadata={"description": "the rate limit that was exceeded (429)"})

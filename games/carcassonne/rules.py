@@ -267,7 +267,7 @@ def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
         over = state is not None and state["phase"] == "over"
         raise IllegalMove("the game is over" if over else "the game has not started")
     if seat != state["turn"]:
-        raise NotYourTurn(f"it is seat {state['turn']}'s turn")
+        raise NotYourTurn(f"it is the turn of seat {state['turn']}")
     return handler(state, seat, dict(command), rng)
 
 

@@ -129,7 +129,7 @@ def decide(s: State, seat: int, command: Any, rng: Rng) -> list[Event]:
     if s["over"]:
         raise NotYourTurn("the game is over")
     if seat != current_seat(s):
-        raise NotYourTurn(f"it is seat {current_seat(s)}'s turn")
+        raise NotYourTurn(f"it is the turn of seat {current_seat(s)}")
     kind = command["type"]
     flow = Flow(s, rng)
     if seat == s["ostara"]:

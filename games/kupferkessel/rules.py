@@ -271,7 +271,7 @@ def decide(state: State, seat: int, command: Any, rng: Rng) -> list[Event]:
     if state["phase"] == "over":
         raise IllegalMove("the game is over")
     if seat != state["turn"]:
-        raise NotYourTurn(f"it is {SEAT_COLOURS[state['turn']]}'s turn")
+        raise NotYourTurn(f"it is the turn of seat {state['turn']}, {SEAT_COLOURS[state['turn']]}")
     if not isinstance(command, dict) or not isinstance(command.get("type"), str):
         raise IllegalMove('a command is an object with a type, e.g. {"type": "move", "steps": 2}')
     handler = HANDLERS.get(command["type"])

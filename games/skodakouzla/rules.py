@@ -259,7 +259,7 @@ def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     if state["phase"] == "over":
         raise NotYourTurn("the game is over")
     if seat != state["active"]:
-        raise NotYourTurn("it is the other wizard's turn")
+        raise NotYourTurn(f"it is the turn of seat {state['active']}")
     ctx = Ctx(state, rng)
     with contextlib.suppress(GameOver):
         handler(ctx, seat, command)
