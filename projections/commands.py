@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -27,6 +28,9 @@ from games.rng import Rng
 from projections import lobby, tokens
 from projections.cache import CACHE
 from projections.fold import PLATFORM, Folded, fold, remember
+
+#: ``check(rules, state, seat, command)``: raises a :class:`GameError` for a command to refuse.
+Check = Callable[[ModuleType, Any, int, dict[str, Any]], None]
 
 
 class GameOver(GameError):
@@ -103,10 +107,13 @@ def play(
     expected_version: int | None = None,
     command_id: str | None = None,
     bot: str | None = None,
+    check: Check | None = None,
 ) -> Played:
     """Decide ``command`` for ``seat`` and append what it caused; nothing is written on error.
 
     A hot game costs one read (its lobby row) and the writes: its state comes from the cache.
+    ``check`` sees the command just before the rules do (after the version, game-over and
+    idempotency checks), so a body it refuses gets its answer in the same order of errors.
     """
     request_hash = hashlib.sha256(json.dumps([seat, command], sort_keys=True).encode()).hexdigest()
     if command_id is not None:
@@ -122,6 +129,8 @@ def play(
                 raise GameOver("the game is over")
             game = row.rules
             before = CACHE.state(conn, game_id, game, row.version)
+            if check is not None:
+                check(game, before.state, seat, command)
             decided = plain(game.decide(before.state, seat, command, Rng(row.seed, f"v{before.version}")))
             if not decided:
                 raise IllegalMove("that command changes nothing")

@@ -15,7 +15,7 @@ from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
 from events.database import create_pool
-from service import errors, game_docs, limits, ratelimit, schemas
+from service import contract, errors, game_docs, limits, ratelimit, schemas
 from service.live import Listener
 from service.openapi import KotlikApi
 
@@ -60,6 +60,7 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
         api.register_blueprint(blueprint)
     game_docs.register(api)
     errors.register(app)
+    contract.register(app)
     ratelimit.register(app, database_url(app))  # before limits: a refused request is not read
     limits.register(app)
     app.add_url_rule(f"{API_PREFIX}/docs/assets/<path:name>", "docs_assets", _docs_asset)

@@ -1,34 +1,48 @@
 """Request bodies checked against each game's JSON Schemas (``games/<id>/schemas.py``).
 
-A command or an options object the game's schema refuses is a 422 with field errors before the
-rules see it, so every client gets the same answer a generated client's own validation gives, and
-nothing is appended. The validators are compiled once per game (jsonschema-rs: draft 2020-12,
-compiled to native code; a command costs a few microseconds). A game without ``SCHEMAS`` is not
-checked here; its rules still refuse what they refuse.
+A command or an options object the game's schema refuses is refused before the rules see it, so
+a client gets the answer its own validation (generated from the same schemas) gives, with the
+field named. The answer is the one the rules gave such bodies before the schemas existed (422
+``illegal-move`` or ``invalid-options``), now with the field errors in ``errors.json`` as for any
+invalid body. Nothing is appended. Validators are compiled once per game and rules version
+(jsonschema-rs: draft 2020-12 in native code; a command costs 1–2 µs). A game without
+``SCHEMAS`` is not checked here; its rules still refuse what they refuse.
 
-A command is checked against the schemas of the rules version its game is played by. The command
-endpoint does not know a game's kind until it reads the game's row, which happens inside the write
-transaction; a game's kind and rules version never change, so they are remembered per game id and
-the check costs no query once a process has seen the game.
+A command is checked inside the write path (``commands.play(check=...)``) just before the rules
+decide it, against the schemas of the rules version its game is played by: the errors that came
+before the rules (a stale version, a game over, a reused idempotency key) keep coming first, a
+seat that may not act gets the rules' 409 whatever it sends, and the check reads nothing.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from types import ModuleType
 from typing import Any
-from uuid import UUID
 
 import jsonschema_rs
-from marshmallow import ValidationError
-from psycopg import Connection
+from flask import Flask, Response
 
 import games
-from projections.lobby import GameNotFound
+from games.interface import IllegalMove, InvalidOptions
+from service import errors as problems
 
-#: How many game ids' kinds a process remembers (about 100 bytes each); past it, it starts over.
-KINDS_KEPT = 50_000
-_kinds: dict[UUID, tuple[str, int]] = {}
+
+class CommandRefused(IllegalMove):
+    """A command its game's schema refuses; ``errors`` names the fields as webargs does."""
+
+    def __init__(self, errors: dict[str, Any]) -> None:
+        super().__init__(_describe(errors))
+        self.errors = {"json": errors}
+
+
+class OptionsRefused(InvalidOptions):
+    """Options their game's schema refuses; ``errors`` names the fields under ``options``."""
+
+    def __init__(self, errors: dict[str, Any]) -> None:
+        super().__init__(_describe(errors))
+        self.errors = {"json": errors}
 
 
 @dataclass(frozen=True)
@@ -52,50 +66,49 @@ def validators(game_id: str, rules_version: int | None = None) -> Validators:
 
 
 def check_options(game_id: str, options: Any) -> None:
-    """Refuse (422) options the game's options schema refuses; an unknown game is left to the caller."""
+    """Raise :class:`OptionsRefused` if the game's options schema refuses ``options``; an unknown
+    game is left to the caller."""
     try:
         validator = validators(game_id).options
     except games.UnknownGame:
         return
-    if validator is not None:
-        _check(validator, options, "options")
+    if validator is not None and not validator.is_valid(options):
+        raise OptionsRefused(_errors(validator, options, ["options"]))
 
 
-def check_command(conn: Connection[Any], game_id: UUID, command: dict[str, Any]) -> None:
-    """Refuse (422) a command body the game's schema for its ``type`` refuses."""
-    commands = validators(*kind(conn, game_id)).commands
-    if not commands:
+def check_command(rules: ModuleType, state: Any, seat: int, command: dict[str, Any]) -> None:
+    """Raise :class:`CommandRefused` if the schema of the command's ``type`` refuses it (a
+    :data:`projections.commands.Check`)."""
+    commands = validators(rules.INFO.id, rules.INFO.rules_version).commands
+    if not commands or seat not in rules.to_move(state):
         return
     validator = commands.get(command["type"])
     if validator is None:
         known = ", ".join(commands)
-        raise ValidationError(
-            {"json": {"type": [f"unknown command {command['type']!r}; the commands are {known}"]}}
-        )
-    _check(validator, command, None)
+        raise CommandRefused({"type": [f"unknown command {command['type']!r}; the commands are {known}"]})
+    if not validator.is_valid(command):
+        raise CommandRefused(_errors(validator, command, []))
 
 
-def kind(conn: Connection[Any], game_id: UUID) -> tuple[str, int]:
-    """The kind of game ``game_id`` is and the rules version it is played by; ``GameNotFound``."""
-    known = _kinds.get(game_id)
-    if known is not None:
-        return known
-    row = conn.execute("SELECT game, rules_version FROM games WHERE id = %s", (game_id,)).fetchone()
-    if row is None:
-        raise GameNotFound(game_id)
-    found = (str(row["game"]), int(row["rules_version"]))
-    if len(_kinds) >= KINDS_KEPT:
-        _kinds.clear()
-    _kinds[game_id] = found
-    return found
+def register(app: Flask) -> None:
+    """Answer refusals as the rules' own errors of the same kind, with ``errors`` added."""
+    for refusal, kind_of in ((CommandRefused, IllegalMove), (OptionsRefused, InvalidOptions)):
+        status, slug, title = problems.STATUS[kind_of]
+        app.register_error_handler(refusal, _handler(status, slug, title))
 
 
-def _check(validator: Any, value: Any, field: str | None) -> None:
-    if validator.is_valid(value):
-        return
+def _handler(status: int, slug: str, title: str) -> Any:
+    def handle(error: CommandRefused | OptionsRefused) -> Response:
+        return problems.problem(status, title, error.reason, slug, errors=error.errors)
+
+    return handle
+
+
+def _errors(validator: Any, value: Any, prefix: list[str]) -> dict[str, Any]:
+    """Every error by the path of the field it is about: ``{"steps": ["..."]}``."""
     errors: dict[str, Any] = {}
     for error in validator.iter_errors(value):
-        path, message = [field, *error.instance_path] if field else list(error.instance_path), error.message
+        path, message = [*prefix, *error.instance_path], error.message
         # A missing or unknown field is reported at that field, as marshmallow does.
         if isinstance(error.kind, jsonschema_rs.ValidationErrorKind.Required):
             path, message = [*path, error.kind.property], "Missing data for required field."
@@ -104,7 +117,7 @@ def _check(validator: Any, value: Any, field: str | None) -> None:
                 _at(errors, [*path, unexpected], "Unknown field.")
             continue
         _at(errors, path, message)
-    raise ValidationError({"json": _flatten(errors)})
+    return _flatten(errors)  # type: ignore[no-any-return]
 
 
 def _at(errors: dict[str, Any], path: list[Any], message: str) -> None:
@@ -119,3 +132,12 @@ def _flatten(errors: dict[str, Any]) -> Any:
     if set(errors) == {"_schema"}:
         return errors["_schema"]
     return {k: (v if k == "_schema" else _flatten(v)) for k, v in errors.items()}
+
+
+def _describe(errors: Any, path: str = "") -> str:
+    """The field errors as one line for ``detail``: ``steps: "two" is not of type "integer"``."""
+    if isinstance(errors, dict):
+        return "; ".join(
+            _describe(v, path if k == "_schema" else f"{path}.{k}".lstrip(".")) for k, v in errors.items()
+        )
+    return f"{path}: {' '.join(errors)}" if path else " ".join(errors)

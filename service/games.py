@@ -194,8 +194,15 @@ class Commands(MethodView):
         with connection() as conn:
             seat = caller_seat(conn, game_id, required=True)
             assert seat is not None
-            contract.check_command(conn, game_id, body)
-            played = commands.play(conn, game_id, seat, body, expected_version=expected, command_id=key)
+            played = commands.play(
+                conn,
+                game_id,
+                seat,
+                body,
+                expected_version=expected,
+                command_id=key,
+                check=contract.check_command,
+            )
             deliver(conn, played.queued)
         running = not played.game.rules.is_over(played.state)
         events = shown(played.game, played.state if running else None, played.events, seat)

@@ -61,10 +61,11 @@ def api(live_url: str) -> Client:
     return Client(live_url)
 
 
-def _unprocessable(reply: Reply) -> dict[str, Any]:
+def _unprocessable(reply: Reply, title: str) -> dict[str, Any]:
+    """A 422 as the rules answered such bodies before the schemas, now with ``errors``."""
     assert reply.status == 422, reply
     problem = reply.problem
-    assert problem["status"] == 422 and problem["title"] == "Unprocessable Entity", problem
+    assert problem["status"] == 422 and problem["title"] == title and problem["errors"]["json"], problem
     return problem
 
 
@@ -84,12 +85,15 @@ def test_commands_the_schema_refuses_are_422_and_append_nothing(api: Client, gam
     seat = _to_move(api, game)
     before = seat.get(game_path(game, "/events")).body
     for body, fields in REFUSED[game_id]:
-        problem = _unprocessable(seat.post(game_path(game, "/commands"), body))
+        problem = _unprocessable(seat.post(game_path(game, "/commands"), body), "Illegal move")
         assert sorted(problem["errors"]["json"]) == fields, (body, problem)
         assert all(word in problem["detail"] for word in fields), problem
         # with expected_version too: the platform's field is not the game's
         versioned = {**body, "expected_version": game["version"]}
         assert seat.post(game_path(game, "/commands"), versioned).status == 422
+    # the errors that came before the rules still come first: a seat that may not act is 409
+    waiting = api.seat(next(s["token"] for s in game["seats"] if s["token"] != seat.token))
+    assert waiting.post(game_path(game, "/commands"), REFUSED[game_id][0][0]).status == 409
     assert seat.get(game_path(game, "/events")).body == before
 
 
@@ -113,10 +117,10 @@ def test_options_the_schema_refuses_are_422_and_create_nothing(api: Client, game
     before = api.get(lobby).headers["X-Pagination"]
     for options, name in BAD_OPTIONS[game_id]:
         reply = api.post("/api/v1/games", {"game": game_id, "seats": HUMANS, "options": options})
-        problem = _unprocessable(reply)
+        problem = _unprocessable(reply, "Invalid game options")
         assert list(problem["errors"]["json"]["options"]) == [name], (options, problem)
     unknown = api.post("/api/v1/games", {"game": game_id, "seats": HUMANS, "options": {"speed": 3}})
-    assert "speed" in _unprocessable(unknown)["detail"]
+    assert "speed" in _unprocessable(unknown, "Invalid game options")["detail"]
     assert api.get(lobby).headers["X-Pagination"] == before
 
 
