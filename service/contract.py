@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from itertools import islice
 from types import ModuleType
 from typing import Any
 
@@ -27,6 +28,10 @@ from flask import Flask, Response
 import games
 from games.interface import IllegalMove, InvalidOptions
 from service import errors as problems
+
+#: A body is refused with at most this many field errors, each at most this long.
+MAX_ERRORS = 20
+MAX_MESSAGE = 300
 
 
 class CommandRefused(IllegalMove):
@@ -107,7 +112,7 @@ def _handler(status: int, slug: str, title: str) -> Any:
 def _errors(validator: Any, value: Any, prefix: list[str]) -> dict[str, Any]:
     """Every error by the path of the field it is about: ``{"steps": ["..."]}``."""
     errors: dict[str, Any] = {}
-    for error in validator.iter_errors(value):
+    for error in islice(validator.iter_errors(value), MAX_ERRORS):
         path, message = [*prefix, *error.instance_path], error.message
         # A missing or unknown field is reported at that field, as marshmallow does.
         if isinstance(error.kind, jsonschema_rs.ValidationErrorKind.Required):
@@ -121,6 +126,8 @@ def _errors(validator: Any, value: Any, prefix: list[str]) -> dict[str, Any]:
 
 
 def _at(errors: dict[str, Any], path: list[Any], message: str) -> None:
+    if len(message) > MAX_MESSAGE:  # a message quotes the value, which may be 256 kB long
+        message = message[: MAX_MESSAGE - 1] + "…"
     node = errors
     for step in path:
         node = node.setdefault(str(step), {})

@@ -91,6 +91,10 @@ def test_commands_the_schema_refuses_are_422_and_append_nothing(api: Client, gam
         # with expected_version too: the platform's field is not the game's
         versioned = {**body, "expected_version": game["version"]}
         assert seat.post(game_path(game, "/commands"), versioned).status == 422
+    # a huge value is refused briefly: the messages quote only a little of it
+    body, fields = REFUSED[game_id][0]
+    huge = seat.post(game_path(game, "/commands"), {**body, fields[0]: "x" * 200_000})
+    assert huge.status == 422 and len(huge.raw) < 4000, len(huge.raw)
     # the errors that came before the rules still come first: a seat that may not act is 409
     waiting = api.seat(next(s["token"] for s in game["seats"] if s["token"] != seat.token))
     assert waiting.post(game_path(game, "/commands"), REFUSED[game_id][0][0]).status == 409
