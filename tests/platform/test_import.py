@@ -189,3 +189,39 @@ def test_kotlik_import_loads_a_verified_file_and_refuses_others(
 
         again = _kotlik(["import", str(good)], url)
         assert again.returncode == 1 and f"a game {summary['id']} exists here already" in again.stdout
+
+
+def test_an_import_is_bounded_by_its_own_limit_and_refuses_a_game_that_is_here(
+    source: dict[str, Any], app: Any, live_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(app.config, "KOTLIK_ADMIN_TOKEN", ADMIN)
+    monkeypatch.setitem(app.config, "KOTLIK_MAX_IMPORT", len(source["raw"]) - 1)
+    api = Client(live_url)
+    too_large = _post(api, source["raw"])
+    assert too_large.status == 413, too_large
+    monkeypatch.setitem(app.config, "KOTLIK_MAX_IMPORT", len(source["raw"]))
+    here = _post(api, source["raw"])
+    assert (
+        here.status == 409
+        and here.problem["detail"] == f"a game {source['summary']['id']} exists here already"
+    )
+    document = api.get("/api/v1/openapi.json").body
+    assert "get" in document["paths"]["/api/v1/games/{game_id}/export"]
+    assert document["paths"]["/api/v1/games/import"]["post"]["security"] == [{"admin": []}]
+
+
+def test_the_verifier_needs_no_database_web_framework_or_worker() -> None:
+    loaded = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, projections.verify; print(sorted({m.split('.')[0] for m in sys.modules}))",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert not {"psycopg", "flask", "celery", "werkzeug", "socket"} & set(
+        json.loads(loaded.replace("'", '"'))
+    )
