@@ -18,6 +18,8 @@ from psycopg.rows import dict_row
 from psycopg.types.json import set_json_dumps, set_json_loads
 from psycopg_pool import ConnectionPool
 
+from events import privileges
+
 
 def data_dir() -> Path:
     """``KOTLIK_DATA`` or the XDG data home: where the embedded server keeps its files."""
@@ -74,9 +76,12 @@ CONNECT_TIMEOUT = 5
 
 
 def create_pool(url: str | None = None, *, min_size: int = 1, max_size: int = 10) -> ConnectionPool:
-    """A connection pool whose rows are dicts; opened and waited for, so errors surface at start."""
+    """A connection pool whose rows are dicts; opened and waited for, so errors surface at start.
+
+    Without ``url`` it connects as the service role (:mod:`events.privileges`).
+    """
     pool = ConnectionPool(
-        url or database_url(),
+        url or privileges.service_url(database_url()),
         min_size=min_size,
         max_size=max_size,
         timeout=2 * CONNECT_TIMEOUT,
@@ -89,11 +94,14 @@ def create_pool(url: str | None = None, *, min_size: int = 1, max_size: int = 10
 
 
 def migrate(url: str | None = None) -> None:
-    """Bring the schema up to the newest alembic revision."""
+    """Bring the schema up to the newest alembic revision, as the owner, then set what the service
+    role may do (:mod:`events.privileges`)."""
     from alembic.config import Config
 
     from alembic import command
 
     config = Config(str(Path(__file__).resolve().parent.parent / "alembic.ini"))
-    config.attributes["url"] = sqlalchemy_url(url or database_url())
+    owner = url or database_url()
+    config.attributes["url"] = sqlalchemy_url(owner)
     command.upgrade(config, "head")
+    privileges.apply(owner)

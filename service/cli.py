@@ -97,11 +97,15 @@ def _forget_dead_holders(server: Any) -> None:
 
 
 def _prepare_broker() -> None:
-    """kombu's tables and the queue, made once here rather than raced for by the children."""
-    from workers.app import app
+    """kombu's tables and the queue, made once here by the owner rather than raced for by the
+    children, which connect as the service role and may only use them."""
+    from events import privileges
+    from events.database import database_url
+    from workers.app import app, broker_url
     from workers.broker import prepare
 
-    prepare(app.conf.broker_url, app.conf.task_default_queue)
+    prepare(broker_url(database_url()), app.conf.task_default_queue)
+    privileges.apply(database_url())
 
 
 def _port_taken(host: str, port: int) -> str | None:

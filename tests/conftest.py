@@ -58,18 +58,23 @@ def database_url(server_url: str) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def broker(database_url: str) -> dict[str, str]:
-    """Environment naming the broker and a queue of this run's own, applied to the Celery app."""
+    """Environment naming the broker and a queue of this run's own, applied to the Celery app.
+
+    The default broker's tables are made here by the owner, as ``kotlik up`` does, before the
+    processes that use them as the service role start.
+    """
+    from events import privileges
     from workers.app import app, broker_url
+    from workers.broker import prepare
 
     env = {
         "DATABASE_URL": database_url,
-        "CELERY_BROKER_URL": broker_url(database_url),
+        "CELERY_BROKER_URL": broker_url(privileges.service_url(database_url)),
         "KOTLIK_QUEUE": f"kotlik-test-{secrets.token_hex(4)}",
     }
+    prepare(broker_url(database_url), env["KOTLIK_QUEUE"])
+    privileges.apply(database_url)
     app.conf.update(broker_url=env["CELERY_BROKER_URL"], task_default_queue=env["KOTLIK_QUEUE"])
-    with app.connection_for_write() as conn:
-        conn.ensure_connection(max_retries=3)
-        _ = conn.default_channel  # creates the transport's tables before two processes race to
     return env
 
 

@@ -11,6 +11,7 @@ import os
 from celery import Celery
 
 from events.database import database_url, sqlalchemy_url
+from events.privileges import service_url
 from workers import broker
 from workers.logs import REDRIVE, SWEEP, quiet_routine_sweeps
 
@@ -21,9 +22,10 @@ REDRIVE_EVERY = 10.0
 
 
 def broker_url(database: str | None = None) -> str:
-    """``CELERY_BROKER_URL``, else the database itself (see :mod:`workers.broker`)."""
+    """``CELERY_BROKER_URL``, else the database itself (see :mod:`workers.broker`), reached as the
+    service role unless ``database`` names the connection."""
     configured = os.environ.get("CELERY_BROKER_URL")
-    return configured or f"{broker.ALIAS}+{sqlalchemy_url(database or database_url())}"
+    return configured or f"{broker.ALIAS}+{sqlalchemy_url(database or service_url(database_url()))}"
 
 
 app = Celery("kotlik", include=["workers.tasks"])
