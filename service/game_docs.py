@@ -25,6 +25,15 @@ EXPECTED_VERSION = {
 }
 
 
+DESCRIPTIONS = {
+    "Options": "The `options` of `POST /games` for this game; `GET /catalog/{game}` has them too.",
+    "View": "The `view` of `GET /games/{id}/state`: what the caller's seat (or a spectator) sees.",
+    "Command": "A body of `POST /games/{id}/commands`, as `GET /games/{id}/actions` lists them.",
+    "Event": "An event of `/events`, `/stream` and a command's 201, as the caller may see it: the "
+    "API sends its `type` beside the rest, which is the event's `data`.",
+}
+
+
 def register(api: Api) -> None:
     """Add every game's schemas to ``api``'s components (games without ``SCHEMAS`` are left out)."""
     for game_id in games.known():
@@ -38,8 +47,8 @@ def components(game_id: str) -> dict[str, dict[str, Any]]:
     if schemas is None:
         return {}
     out: dict[str, dict[str, Any]] = {
-        f"{game_id}.Options": openapi(schemas["options"]),
-        f"{game_id}.View": openapi(schemas["view"]),
+        f"{game_id}.Options": {**openapi(schemas["options"]), "description": DESCRIPTIONS["Options"]},
+        f"{game_id}.View": {**openapi(schemas["view"]), "description": DESCRIPTIONS["View"]},
     }
     for part, schemas_of, extra in (
         ("Command", schemas["commands"], {"expected_version": EXPECTED_VERSION}),
@@ -51,6 +60,7 @@ def components(game_id: str) -> dict[str, dict[str, Any]]:
             converted["properties"] = {**converted["properties"], **extra}
             out[names[kind]] = converted
         out[f"{game_id}.{part}"] = {
+            "description": DESCRIPTIONS[part],
             "oneOf": [{"$ref": _ref(name)} for name in names.values()],
             "discriminator": {"propertyName": "type", "mapping": {k: _ref(n) for k, n in names.items()}},
         }
