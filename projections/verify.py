@@ -159,6 +159,8 @@ def parse(lines: Iterable[bytes | str]) -> Export:
             f"the file is truncated: its events end at version {last}, "
             f"but the game was exported at version {header['version']}"
         )
+    if last > header["version"]:
+        raise BadExport(f"the file has events up to version {last}, past its header's {header['version']}")
     return Export(header, [event for _, event in events])
 
 
@@ -182,10 +184,9 @@ def check(export: Export) -> Verdict:
     """
     h = export.header
     if h.get("seed") is None:
-        viewer = "a spectator" if h.get("seat") is None else f"seat {h['seat']}"
         why = (
-            f"the file has no seed: it is the {h['status']} game as {viewer} may see it, redacted; "
-            "only a finished game's export, with its revealed seed, can be verified"
+            f"the file has no seed: the game was exported while {h['status']}, before its seed was "
+            "revealed; only a finished game's export can be verified"
         )
         return Verdict(export, [Mismatch(None, why)])
     try:
@@ -250,6 +251,25 @@ class _Replay:
                     "the event names a seat its meta does not",
                     [f"seat: expected {_show(event['meta'].get('seat'))}, found {_show(event['seat'])}"],
                 )
+            if (
+                event["meta"].get("rules_version", self.header["rules_version"])
+                != self.header["rules_version"]
+            ):
+                raise _Differs(
+                    index + 1,
+                    "the event says it was decided under other rules than the game's",
+                    [
+                        _pair(
+                            "meta.rules_version", self.header["rules_version"], event["meta"]["rules_version"]
+                        )
+                    ],
+                )
+            if "command" in event and event["command"] != event["meta"].get("command"):
+                raise _Differs(
+                    index + 1,
+                    "the event names a command its meta does not",
+                    _diff(event["meta"].get("command"), event["command"], "command"),
+                )
 
     def _created(self) -> None:
         h = self.header
@@ -275,8 +295,8 @@ class _Replay:
             opening = _as_stored(
                 self.rules.setup(dict(h["options"]), len(h["seats"]), Rng(self.seed, "setup"))
             )
-        except games.GameError as e:
-            raise _Differs(2, f"the rules refuse the game's options: {e.reason}") from None
+        except Exception as e:  # forged options may break an engine in any way; it is still a verdict
+            raise _Differs(2, f"the rules refuse the game's options: {_reason(e)}") from None
         for offset, expected in enumerate(opening):
             index = 1 + offset
             found = self._body(index, f"setup, from the seed's {_q('setup')} stream")
@@ -307,16 +327,23 @@ class _Replay:
             raise _Differs(version, f"{said} comes after the game was over")
         try:
             decided = _as_stored(self.rules.decide(self.state, seat, command, Rng(self.seed, label)))
-        except (games.GameError, KeyError, TypeError, ValueError, IndexError) as e:
-            reason = e.reason if isinstance(e, games.GameError) else f"{type(e).__name__}: {e}"
-            raise _Differs(version, f"the rules refuse {said}: {reason}") from None
+        except Exception as e:  # a forged command may break an engine in any way; it is still a verdict
+            raise _Differs(version, f"the rules refuse {said}: {_reason(e)}") from None
         if not decided:
             raise _Differs(version, f"{said} changes nothing under these rules")
         for offset, expected in enumerate(decided):
             at_index = index + offset
             found = self._body(at_index, said)
-            if self.events[at_index]["meta"].get("at") != at:
+            meta = self.events[at_index]["meta"]
+            if meta.get("at") != at:
                 raise _Differs(at_index + 1, f"{said} gives another event here", _diff(expected, found))
+            if (meta.get("seat"), meta.get("command")) != (seat, command):
+                named = {"seat": meta.get("seat"), "command": meta.get("command")}
+                raise _Differs(
+                    at_index + 1,
+                    "the event names another seat or command than the rest of its command's events",
+                    _diff({"seat": seat, "command": command}, named),
+                )
             if found != expected:
                 raise _Differs(at_index + 1, f"{said} gives another event", _diff(expected, found))
         after = index + len(decided)
@@ -368,6 +395,10 @@ class _Differs(Exception):
         if len(how) > HOW_LINES:
             how = [*how[:HOW_LINES], f"… and {len(how) - HOW_LINES} more differences"]
         self.mismatch = Mismatch(version, what, how)
+
+
+def _reason(error: Exception) -> str:
+    return error.reason if isinstance(error, games.GameError) else f"{type(error).__name__}: {error}"
 
 
 def _body(event: dict[str, Any]) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import re
 import secrets
 import subprocess
@@ -20,7 +21,7 @@ import pytest
 from httpclient import Client, create, game_path, play_to_end
 from processes import ROOT, environment
 
-from projections.verify import check, parse
+from projections.verify import BadExport, check, parse
 
 #: A database that cannot be reached: ``kotlik verify`` must not need one.
 NOWHERE = "postgresql://nobody@127.0.0.1:9/none?connect_timeout=1"
@@ -184,3 +185,49 @@ def test_verify_refuses_files_that_are_not_whole_exports(finished: dict[str, Any
     cut.write_text("<html>not json</html>\n")
     done = kotlik_verify(cut)
     assert done.returncode == 1 and "line 1 is not JSON" in done.stdout
+
+
+def _mutate(rng: random.Random, events: list[dict[str, Any]]) -> str:
+    """One random forgery of what the verifier answers for; says what it did."""
+    index = rng.randrange(len(events))
+    event = events[index]
+    kind = rng.choice(["data", "meta", "drop", "swap", "duplicate", "type"])
+    if kind in ("data", "meta"):
+        part = event[kind] if kind == "data" else event["meta"]
+        keys = [k for k in part if kind == "data" or k in ("seat", "command", "at", "rules_version")]
+        if not keys:
+            return ""
+        key = rng.choice(keys)
+        part[key] = rng.choice([None, -1, 7, "forged", [], {"type": "forged"}, True])
+        if kind == "meta" and key in ("seat", "command"):
+            event[key] = part[key]  # a careful forger keeps the readers' copy in step
+        return f"{kind}.{key} of version {event['version']}"
+    if kind == "drop":
+        del events[index]
+    elif kind == "swap":
+        other = rng.randrange(len(events))
+        events[index], events[other] = events[other], events[index]
+    elif kind == "duplicate":
+        events.insert(index, json.loads(json.dumps(event)))
+    else:
+        event["type"] = event["type"] + "Forged"
+    return f"{kind} at version {event['version']}"
+
+
+def test_random_forgeries_are_caught_and_never_crash_the_verifier(finished: dict[str, Any]) -> None:
+    header, *events = _lines(finished["reply"].raw)
+    rng = random.Random(12)
+    caught = 0
+    for _ in range(150):
+        forged = json.loads(json.dumps(events))
+        what = _mutate(rng, forged)
+        if not what or forged == events:
+            continue
+        try:
+            verdict = check(parse([json.dumps(line) for line in [header, *forged]]))
+        except BadExport:
+            caught += 1
+            continue
+        assert not verdict.ok, what
+        caught += 1
+    assert caught > 100

@@ -114,9 +114,13 @@ def test_stored_games_keep_their_rules_version_after_a_rule_change(
     assert _state_at(client, created.id, created.version + 1)["totals"] == _totals(new, 2)
 
     # The same log claimed for version 2 does not verify: its events were not decided by those rules.
-    head, created_line, *rest = [json.loads(line) for line in exported.splitlines()]
-    claimed = {**created_line, "data": {**created_line["data"], "rules_version": 2}}
-    verdict = check(parse([json.dumps(line) for line in [{**head, "rules_version": 2}, claimed, *rest]]))
-    first = next(e for e in rest if e["type"] == "Rolled")
+    head, *events = [json.loads(line) for line in exported.splitlines()]
+    naive = check(parse([json.dumps(line) for line in [{**head, "rules_version": 2}, *events]]))
+    assert [p.version for p in naive.problems] == [1]
+    for event in events:  # a careful forger says version 2 everywhere
+        event["meta"]["rules_version"] = 2
+    events[0]["data"]["rules_version"] = 2
+    verdict = check(parse([json.dumps(line) for line in [{**head, "rules_version": 2}, *events]]))
+    first = next(e for e in events if e["type"] == "Rolled")
     assert [p.version for p in verdict.problems] == [first["version"]]
     assert "double: expected true, found nothing" in verdict.problems[0].how
