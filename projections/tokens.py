@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
@@ -38,13 +39,28 @@ def issue(conn: Connection[Any], game_id: UUID, seat: int) -> str:
 
 
 def seat_for(conn: Connection[Any], game_id: UUID, token: str) -> int | None:
-    """The seat ``token`` holds in ``game_id``, or ``None`` for a token of no seat of this game."""
-    row = conn.execute(
-        "SELECT seat, expires_at < now() AS expired FROM seat_tokens WHERE game_id = %s AND token_hash = %s",
-        (game_id, _digest(token)),
-    ).fetchone()
-    if row is None:
-        return None
-    if row["expired"]:
+    """The seat ``token`` holds in ``game_id``, or ``None`` for a token of no seat of this game.
+
+    A token holds the same seat until it expires, so a seat once found is kept in memory and the
+    next request with that token reads nothing (were tokens ever revoked, this would have to go).
+    """
+    key = (game_id, _digest(token))
+    known = _KNOWN.get(key)
+    if known is None:
+        row = conn.execute(
+            "SELECT seat, expires_at FROM seat_tokens WHERE game_id = %s AND token_hash = %s", key
+        ).fetchone()
+        if row is None:
+            return None
+        known = _KNOWN[key] = (int(row["seat"]), row["expires_at"])
+        if len(_KNOWN) > KNOWN_TOKENS:
+            _KNOWN.pop(next(iter(_KNOWN)), None)
+    seat, expires_at = known
+    if expires_at <= datetime.now(UTC):
         raise TokenExpired("the seat token has expired")
-    return int(row["seat"])
+    return seat
+
+
+#: How many (game, token) → seat answers each process keeps; the oldest go first.
+KNOWN_TOKENS = 20_000
+_KNOWN: dict[tuple[UUID, bytes], tuple[int, datetime]] = {}
