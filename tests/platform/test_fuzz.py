@@ -26,6 +26,8 @@ EXAMPLES = int(os.environ.get("KOTLIK_FUZZ_EXAMPLES", "100"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 #: Long enough for the slowest honest answer on a loaded CI machine, short of a hang.
 TIMEOUT_S = 20
+# An import's body is an export file (JSON Lines, a string in the document): sent as text.
+schemathesis.serializer.alias("application/x-ndjson", "text/plain")
 
 
 @pytest.fixture(scope="module")
