@@ -239,11 +239,16 @@ class _Replay:
 
     def _versions(self) -> None:
         for index, event in enumerate(self.events):
-            if event["version"] != index + 1:
+            found = event["version"]
+            if found > index + 1:
                 raise _Differs(
                     index + 1,
                     f"version {index + 1} is missing from the log: the event after version {index} "
-                    f"is version {event['version']}",
+                    f"is version {found}",
+                )
+            if found < index + 1:
+                raise _Differs(
+                    index + 1, f"the log is out of order: the event after version {index} is version {found}"
                 )
             if "seat" in event and event["seat"] != event["meta"].get("seat"):
                 raise _Differs(
