@@ -7,6 +7,7 @@ from typing import Any
 from games.carcassonne import tiles
 from games.carcassonne.bots import BOTS
 from games.carcassonne.rules import decide, evolve, is_over, legal_actions, setup, to_move
+from games.carcassonne.schemas import SCHEMAS
 from games.carcassonne.scoring import score as _score
 from games.carcassonne.views import redact, view
 from games.interface import GameInfo, Score, State
@@ -54,6 +55,6 @@ def catalog() -> dict[str, Any]:
 
 
 __all__ = [
-    "BOTS", "INFO", "catalog", "decide", "evolve", "is_over", "legal_actions", "redact", "score", "setup",
-    "to_move", "view",
+    "BOTS", "INFO", "SCHEMAS", "catalog", "decide", "evolve", "is_over", "legal_actions", "redact", "score",
+    "setup", "to_move", "view",
 ]

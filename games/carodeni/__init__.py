@@ -11,6 +11,7 @@ from typing import Any
 from games.carodeni import content, scoring, views
 from games.carodeni.bots import BOTS
 from games.carodeni.rules import decide, is_over, legal_actions, to_move
+from games.carodeni.schemas import SCHEMAS
 from games.carodeni.setup import setup
 from games.carodeni.state import State, evolve
 from games.interface import Event, GameInfo
@@ -42,6 +43,6 @@ def catalog() -> dict[str, Any]:
 
 
 __all__ = [
-    "BOTS", "INFO", "catalog", "decide", "evolve", "is_over", "legal_actions", "redact", "score",
+    "BOTS", "INFO", "SCHEMAS", "catalog", "decide", "evolve", "is_over", "legal_actions", "redact", "score",
     "setup", "to_move", "view",
 ]

@@ -39,7 +39,8 @@ def _check_options(options: Any, seats: int) -> dict[str, Any]:
         raise InvalidOptions("the solo game has 2 seats: seat 0 the player, seat 1 Ostara")
     if not solo and not 2 <= seats <= 5:
         raise InvalidOptions("Čarodění is for 2–5 seats (or solo: 2 seats, the player and Ostara)")
-    if "difficulty" in options and not solo:
+    if not solo and options.get("difficulty", DIFFICULTIES[0]) != DIFFICULTIES[0]:
+        # the default is accepted everywhere, so a form may always send the options' defaults
         raise InvalidOptions("difficulty is a solo option")
     difficulty = options.get("difficulty", "novice") if solo else None
     if solo and difficulty not in DIFFICULTIES:

@@ -62,7 +62,7 @@ def test_animal_goals_are_added_on_top_of_the_counts() -> None:
 
 @pytest.mark.parametrize("options", [
     {"colour": "red"}, {"solo": "yes"}, {"animal_goals": 1}, {"animals": True, "animal_goals": 3},
-    {"difficulty": "novice"}, {"solo": True, "difficulty": "legendary"}, {"arranged": []},
+    {"difficulty": "grandmaster"}, {"solo": True, "difficulty": "legendary"}, {"arranged": []},
     {"arranged": {"deck": []}}, {"arranged": {"witch_deck": ["W01", "W01"]}},
     {"arranged": {"potion_deck": ["X99"]}}, {"arranged": {"bag": ["gold"]}},
     {"arranged": {"goals": [{"token": "G01", "side": "hard"}]}},
