@@ -1,0 +1,48 @@
+"""``/catalog`` through real HTTP: every hosted game and everything in its content named in cs/pl/en.
+
+The shape itself is checked per game in ``tests/games/test_catalog_names.py``; here the list's
+``names`` and each game's catalog as a client receives it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from httpclient import Client
+
+import games
+
+LANGUAGES = {"cs", "pl", "en"}
+
+
+@pytest.fixture(scope="module")
+def api(live_url: str) -> Client:
+    return Client(live_url)
+
+
+def _named(value: Any) -> list[dict[str, str]]:
+    """Every ``names`` object in a JSON value."""
+    if isinstance(value, dict):
+        own = [value["names"]] if isinstance(value.get("names"), dict) else []
+        return own + [n for k, v in value.items() if k != "names" for n in _named(v)]
+    if isinstance(value, list):
+        return [n for v in value for n in _named(v)]
+    return []
+
+
+def test_the_list_names_each_game_in_three_languages(api: Client) -> None:
+    listed = api.get("/api/v1/catalog").body
+    assert sorted(g["game"] for g in listed) == games.known()
+    for entry in listed:
+        assert set(entry["names"]) == LANGUAGES and all(entry["names"].values()), entry
+        assert entry["name"] == games.load(entry["game"]).INFO.name  # unchanged beside it
+
+
+@pytest.mark.parametrize("game_id", games.known())
+def test_each_catalog_names_everything_in_three_languages(api: Client, game_id: str) -> None:
+    catalog = api.get(f"/api/v1/catalog/{game_id}").body
+    assert catalog["game"] == game_id and set(catalog["names"]) == LANGUAGES
+    named = _named(catalog)
+    assert len(named) > 5
+    assert all(set(n) == LANGUAGES and all(n.values()) for n in named)
