@@ -83,11 +83,12 @@ def current_version(conn: Connection[Any], game_id: UUID) -> int:
 
 #: One statement appends a whole batch. The guard on ``max(version)`` turns a plainly stale
 #: ``expected`` into "nothing inserted" (so the caller learns the actual version); a writer racing
-#: at the same version still fails on the primary key.
+#: at the same version still fails on the primary key. The arrays go in binary: in text, every
+#: quote of every event's JSON would be escaped by a regex on the way out and unescaped on the way in.
 _APPEND = """
     INSERT INTO events (game_id, version, type, data, meta)
     SELECT %(game)s, %(expected)s + e.n, e.type, e.data, e.meta
-    FROM unnest(%(types)s::text[], %(data)s::jsonb[], %(metas)s::jsonb[])
+    FROM unnest(%(types)b::text[], %(data)b::jsonb[], %(metas)b::jsonb[])
         WITH ORDINALITY AS e(type, data, meta, n)
     WHERE (SELECT coalesce(max(version), 0) FROM events WHERE game_id = %(game)s) = %(expected)s
     RETURNING position, version, recorded_at
