@@ -91,7 +91,10 @@ def pool(database_url: str) -> Iterator[Any]:
 def app(pool: Any, broker: dict[str, str]) -> Any:
     from service.app import create_app
 
-    return create_app(pool, TESTING=True)
+    # Without rate limits: their counters live in the broker's Redis in CI, shared by every test
+    # of the run, and the tests create games far faster than a person. tests/platform/test_hostile.py
+    # builds an app of its own to test the limits.
+    return create_app(pool, TESTING=True, KOTLIK_RATE_LIMITS="off")
 
 
 @pytest.fixture(scope="session")
