@@ -15,7 +15,7 @@ from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
 from events.database import create_pool
-from service import contract, errors, game_docs, limits, ratelimit, schemas
+from service import contract, cors, errors, game_docs, limits, ratelimit, schemas, webclient
 from service.live import Listener
 from service.openapi import KotlikApi
 
@@ -63,6 +63,8 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     contract.register(app)
     ratelimit.register(app, database_url(app))  # before limits: a refused request is not read
     limits.register(app)
+    cors.register(app)  # first of the checks: a preflight is answered before the others read it
+    app.register_blueprint(webclient.blp)
     app.add_url_rule(f"{API_PREFIX}/docs/assets/<path:name>", "docs_assets", _docs_asset)
     return app
 

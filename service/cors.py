@@ -1,0 +1,64 @@
+"""CORS for third-party web clients: origins from ``KOTLIK_CORS_ORIGINS``, none by default.
+
+A browser page on another origin may call the API only when its origin is listed. Seat tokens
+travel in ``Authorization`` (never cookies), so credentials mode is not needed and not allowed;
+a preflight is answered before anything else reads the request (rate limits, body checks), and
+every answer to a listed origin, errors included, names it and exposes ``ETag`` (the version a
+client sends back as ``If-None-Match``) and the headers a client reads.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, Response, request
+
+#: Request headers a client may send (``Content-Type`` for JSON bodies, which is not a "simple" one).
+ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-None-Match, Last-Event-ID"
+#: Response headers a script on another origin may read.
+EXPOSED_HEADERS = "ETag, X-Pagination, Retry-After, Location, WWW-Authenticate"
+ALLOWED_METHODS = "GET, POST, OPTIONS"
+#: Seconds a browser may keep a preflight's answer.
+MAX_AGE = "600"
+
+
+def origins(config: Mapping[str, Any]) -> frozenset[str]:
+    """``KOTLIK_CORS_ORIGINS`` (app config, else the environment): a comma list; ``*`` allows any."""
+    spec = config.get("KOTLIK_CORS_ORIGINS", os.environ.get("KOTLIK_CORS_ORIGINS", ""))
+    return frozenset(o.strip().rstrip("/") for o in str(spec).split(",") if o.strip())
+
+
+def register(app: Flask) -> None:
+    """Installed first, so a preflight is answered before the other checks read the request."""
+    allowed = origins(app.config)
+    if not allowed:
+        return
+
+    def listed() -> str | None:
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return None
+        return origin if origin in allowed or "*" in allowed else None
+
+    def preflight() -> Response | None:
+        if request.method != "OPTIONS" or "Access-Control-Request-Method" not in request.headers:
+            return None
+        response = Response(status=204)
+        if listed():
+            response.headers["Access-Control-Allow-Methods"] = ALLOWED_METHODS
+            response.headers["Access-Control-Allow-Headers"] = ALLOWED_HEADERS
+            response.headers["Access-Control-Max-Age"] = MAX_AGE
+        return response
+
+    def annotate(response: Response) -> Response:
+        origin = listed()
+        response.vary.add("Origin")
+        if origin:
+            response.headers["Access-Control-Allow-Origin"] = origin
+            response.headers["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
+        return response
+
+    app.before_request_funcs.setdefault(None, []).insert(0, preflight)
+    app.after_request(annotate)

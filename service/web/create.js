@@ -1,0 +1,155 @@
+// "New game": a form built from what the server says about the game — its seat range and bots
+// (GET /catalog) and its options schema with defaults and names (GET /catalog/{game}) — then one
+// invite link per human seat, the token in the fragment only.
+import * as api from "./api.js";
+import { h } from "./dom.js";
+import { lang, nameOf, t } from "./i18n.js";
+
+export async function show(root, gameId) {
+  const [{ body: catalog }, { body: content }] = await Promise.all([
+    api.get("/catalog"),
+    api.get(`/catalog/${gameId}`),
+  ]);
+  const kind = catalog.find((g) => g.game === gameId);
+  const seatsBox = h("div", { class: "seats" });
+  const count = h("select", { "data-testid": "seat-count", "aria-label": t("seats") },
+    range(kind.seats.min, kind.seats.max).map((n) => h("option", { value: n }, n)));
+  const seatFields = [];
+  const drawSeats = () => {
+    const n = Number(count.value);
+    while (seatFields.length < n) seatFields.push(seatField(seatFields.length, kind.bots));
+    seatsBox.replaceChildren(...seatFields.slice(0, n).map((f) => f.el));
+  };
+  count.addEventListener("change", drawSeats);
+  drawSeats();
+
+  const options = Object.entries(content.options?.properties || {})
+    .filter(([, schema]) => schema["x-form"] !== false)
+    .map(([key, schema]) => [key, schema, field(schema, `option-${key}`)]);
+  const problem = h("p", { class: "problem", role: "alert", "data-testid": "create-problem" });
+  const result = h("div", { class: "invites" });
+  const form = h("form", { "data-testid": "create-form", class: "create" },
+    h("h2", {}, `${t("newGame")}: ${nameOf(content)}`),
+    h("label", {}, `${t("seats")} `, count),
+    seatsBox,
+    options.length ? h("fieldset", {}, h("legend", {}, t("options")),
+      options.map(([key, schema, f]) => h("div", { class: "option" },
+        h("label", { title: (schema["x-descriptions"] || {})[lang()] || schema.description || "" },
+          nameOf(schema) || schema.title || key, " ", f.el),
+        h("small", { class: "muted" }, (schema["x-descriptions"] || {})[lang()] || "")))) : null,
+    h("button", { type: "submit", "data-testid": "create-submit" }, t("create")),
+    problem,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    problem.textContent = "";
+    const chosen = {};
+    for (const [key, schema, f] of options) {
+      const value = f.value();
+      if (JSON.stringify(value) !== JSON.stringify(schema.default)) chosen[key] = value;
+    }
+    const seats = seatFields.slice(0, Number(count.value)).map((f) => f.value());
+    try {
+      const game = await api.post("/games", { game: gameId, seats, options: chosen });
+      result.replaceChildren(invites(game));
+      form.querySelector("button[type=submit]").disabled = true;
+    } catch (error) {
+      problem.textContent = error.body?.errors ? `${error.message} ${JSON.stringify(error.body.errors)}` : error.message;
+    }
+  });
+  root.replaceChildren(form, result);
+}
+
+function seatField(index, bots) {
+  const name = h("input", { value: index === 0 ? "" : `Bot ${index + 1}`, required: true, maxlength: 40,
+    placeholder: t("name"), "aria-label": `${t("name")} ${index + 1}`, "data-testid": `seat-name-${index}` });
+  const who = h("select", { "data-testid": `seat-kind-${index}`, "aria-label": `${t("seat")} ${index + 1}` },
+    h("option", { value: "" }, t("human")),
+    bots.map((b) => h("option", { value: b }, `${t("bot")}: ${b}`)));
+  if (index > 0 && bots.includes("default")) who.value = "default";
+  if (index === 0) name.value = t("player") + " 1";
+  who.addEventListener("change", () => {
+    if (!who.value && name.value.startsWith("Bot")) name.value = `${t("player")} ${index + 1}`;
+  });
+  return {
+    el: h("div", { class: "seat" }, h("span", { class: "muted" }, `${index + 1}.`), name, who),
+    value: () => (who.value ? { name: name.value, bot: who.value } : { name: name.value }),
+  };
+}
+
+/** A form control for one JSON Schema: {el, value()}. */
+function field(schema, testid) {
+  const valueNames = schema["x-value-names"] || {};
+  const label = (v) => nameOf({ names: valueNames[v] }) || String(v);
+  if (schema.anyOf) {
+    const parts = schema.anyOf.map((alt, i) => ({ alt, f: field({ ...alt, "x-value-names": valueNames }, `${testid}-${i}`) }));
+    const choices = [];
+    parts.forEach(({ alt }, i) => {
+      if (alt.type === "boolean") choices.push([`${i}:false`, "—"], [`${i}:true`, "✓"]);
+      else if (alt.type === "null") choices.push([`${i}:null`, "—"]);
+      else choices.push([`${i}:value`, "…"]);
+    });
+    const select = h("select", { "data-testid": testid }, choices.map(([v, text]) => h("option", { value: v }, text)));
+    const holder = h("span", {});
+    const current = () => select.value.split(":");
+    const draw = () => {
+      const [i, what] = current();
+      holder.replaceChildren(what === "value" ? parts[Number(i)].f.el : "");
+    };
+    const initial = choices.find(([v]) => v.endsWith(`:${JSON.stringify(schema.default)}`));
+    if (initial) select.value = initial[0];
+    select.addEventListener("change", draw);
+    draw();
+    return {
+      el: h("span", {}, select, holder),
+      value: () => {
+        const [i, what] = current();
+        return what === "value" ? parts[Number(i)].f.value() : JSON.parse(what);
+      },
+    };
+  }
+  if (schema.enum) {
+    const select = h("select", { "data-testid": testid }, schema.enum.map((v) => h("option", { value: JSON.stringify(v) }, label(v))));
+    if (schema.default !== undefined) select.value = JSON.stringify(schema.default);
+    return { el: select, value: () => JSON.parse(select.value) };
+  }
+  if (schema.type === "boolean") {
+    const box = h("input", { type: "checkbox", "data-testid": testid });
+    box.checked = Boolean(schema.default);
+    return { el: box, value: () => box.checked };
+  }
+  if (schema.type === "integer" || schema.type === "number") {
+    const input = h("input", { type: "number", "data-testid": testid, min: schema.minimum, max: schema.maximum,
+      step: schema.type === "integer" ? 1 : "any", value: schema.default ?? schema.minimum ?? 0 });
+    return { el: input, value: () => Number(input.value) };
+  }
+  if (schema.type === "array" && schema.items?.enum && schema.minItems && schema.minItems === schema.maxItems) {
+    const items = range(1, schema.minItems).map((i) => field({ ...schema.items, "x-value-names": valueNames, default: schema.items.enum[i - 1] }, `${testid}-${i}`));
+    return { el: h("span", {}, items.map((f) => f.el)), value: () => items.map((f) => f.value()) };
+  }
+  const input = h("input", { "data-testid": testid, value: schema.default ?? "" });
+  return { el: input, value: () => input.value };
+}
+
+function invites(game) {
+  const origin = window.location.origin;
+  return h("section", { "data-testid": "invites" },
+    h("h3", {}, t("invites")),
+    h("ul", { class: "rows" }, game.seats.filter((s) => s.token).map((s) => {
+      const link = `${origin}/#/play/${game.id}?seat=${s.seat}&token=${encodeURIComponent(s.token)}`;
+      const input = h("input", { readonly: true, value: link, "data-testid": "invite-link", "data-seat": s.seat, "aria-label": s.name });
+      const copy = h("button", { type: "button", "data-testid": "invite-copy" }, t("copy"));
+      copy.addEventListener("click", async () => {
+        input.select();
+        try { await navigator.clipboard.writeText(link); } catch { document.execCommand?.("copy"); }
+        copy.textContent = t("copied");
+      });
+      return h("li", {}, h("strong", {}, `${s.seat + 1}. ${s.name}`), input, copy,
+        h("a", { class: "button", href: link, "data-testid": "invite-open", "data-seat": s.seat }, t("play")));
+    })),
+  );
+}
+
+function range(a, b) {
+  return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+}

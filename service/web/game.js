@@ -1,0 +1,249 @@
+// The game page: the board (boards/<game>.js), the legal moves as plain buttons, the log in words,
+// live updates from /stream, the replay slider over versions (?at=) and the final score.
+import * as api from "./api.js";
+import { actionText, h } from "./dom.js";
+import { lang, nameOf, t } from "./i18n.js";
+import { scoreSection } from "./score.js";
+import * as tokens from "./tokens.js";
+import * as fallback from "./board-fallback.js";
+
+/** Show game `id` in `root` until `signal` aborts (the page navigates away). */
+export async function show(root, id, signal) {
+  const held = tokens.get(id);
+  const game = new Game(root, id, held, signal);
+  await game.start();
+  return game;
+}
+
+class Game {
+  constructor(root, id, held, signal) {
+    Object.assign(this, { root, id, signal });
+    this.token = held?.token ?? null;
+    this.seat = held?.seat ?? null;
+    this.events = [];
+    this.actions = [];
+    this.live = null; // {version, view}
+    this.replayAt = null; // a version, or null for the live table
+    this.busy = false;
+    this.generation = 0;
+  }
+
+  async start() {
+    this.summary = (await api.get(`/games/${this.id}`)).body;
+    const [{ body: catalog }, board] = await Promise.all([
+      api.get(`/catalog/${this.summary.game}`),
+      import(`./boards/${this.summary.game}.js`).catch(() => fallback),
+    ]);
+    this.catalog = catalog;
+    this.board = board;
+    this.layout();
+    await this.loadEvents();
+    await this.refresh();
+    const last = this.events.length ? this.events[this.events.length - 1].version : null;
+    api.follow(this.id, this.token, last, (event) => this.onEvent(event), this.signal);
+  }
+
+  layout() {
+    const name = nameOf(this.catalog);
+    this.headerEl = h("div", { class: "game-head" });
+    this.boardEl = h("div", { class: "board", "data-testid": "board", "data-game": this.summary.game });
+    this.actionsEl = h("div", { class: "actions", "data-testid": "actions" });
+    this.slider = h("input", { type: "range", min: 0, max: 0, step: 1, "data-testid": "replay", "aria-label": t("replay") });
+    this.sliderLabel = h("output", { "data-testid": "replay-version" });
+    this.slider.addEventListener("input", () => this.scheduleReplay());
+    this.replayEl = h("div", { class: "replay" }, h("label", {}, `${t("replay")} `, this.slider), " ", this.sliderLabel);
+    this.logEl = h("ol", { class: "log", "data-testid": "log", "aria-live": "polite" });
+    this.scoreEl = h("div", { class: "score" });
+    this.viewJson = h("pre", { "data-testid": "view-json" });
+    this.root.replaceChildren(
+      h("h2", {}, name),
+      this.headerEl,
+      this.boardEl,
+      this.actionsEl,
+      this.replayEl,
+      this.scoreEl,
+      h("section", { class: "log-box" }, h("h3", {}, t("log")), this.logEl),
+      h("details", { class: "raw" }, h("summary", {}, "JSON"), this.viewJson),
+    );
+  }
+
+  async loadEvents() {
+    const { body } = await api.get(`/games/${this.id}/events`, this.token);
+    this.events = body;
+    this.drawLog();
+  }
+
+  onEvent(event) {
+    const last = this.events.length ? this.events[this.events.length - 1].version : 0;
+    if (event.version <= last) return;
+    this.events.push(event);
+    this.appendLog(event);
+    clearTimeout(this.pending);
+    this.pending = setTimeout(() => this.refresh(), 60);
+  }
+
+  /** The newest summary, view and (on the caller's turn) actions; then everything is redrawn. */
+  async refresh() {
+    const generation = ++this.generation;
+    const [summary, state] = await Promise.all([
+      api.get(`/games/${this.id}`).then((r) => r.body),
+      api.get(`/games/${this.id}/state`, this.token),
+    ]);
+    const myTurn = this.seat != null && !state.body.over && state.body.to_move.includes(this.seat);
+    const actions = myTurn ? (await api.get(`/games/${this.id}/actions`, this.token)).body : [];
+    if (generation !== this.generation) return;
+    const wasFinished = this.summary.status === "finished";
+    this.summary = summary;
+    this.live = { version: state.body.version, view: state.body.view, over: state.body.over };
+    this.actions = actions;
+    if (summary.status === "finished" && !wasFinished) await this.loadEvents(); // the whole log now
+    this.draw();
+    if (summary.status === "finished" && !this.score) this.loadScore();
+    if (summary.status === "scoring") setTimeout(() => this.refresh(), 500);
+  }
+
+  async loadScore() {
+    try {
+      this.score = (await api.get(`/games/${this.id}/score`)).body;
+      this.scoreEl.replaceChildren(scoreSection(this.score, this.summary, this.catalog));
+    } catch {
+      setTimeout(() => this.loadScore(), 700);
+    }
+  }
+
+  ctx(version, view, replay) {
+    return {
+      game: this.summary,
+      version,
+      view,
+      seat: this.seat,
+      seats: this.summary.seats,
+      actions: replay ? [] : this.actions,
+      catalog: this.catalog,
+      lang: lang(),
+      name: (x) => nameOf(x),
+      play: (command) => this.play(command),
+      replay,
+    };
+  }
+
+  draw() {
+    this.drawHead();
+    this.drawSlider();
+    if (this.replayAt == null) this.drawBoard(this.live.version, this.live.view, false);
+    this.drawActions();
+  }
+
+  drawHead() {
+    const s = this.summary;
+    const seatName = (n) => s.seats[n]?.name ?? t("seatN", n);
+    let turn;
+    if (s.status === "finished") turn = `${t("over")}: ${(s.result?.winners || []).map(seatName).join(", ")} ${t("winner")}`;
+    else if (s.status === "scoring") turn = t("scoring");
+    else if (this.seat != null && s.to_move.includes(this.seat)) turn = t("yourTurn");
+    else turn = `${t("notYourTurn")} ${s.to_move.map(seatName).join(", ")}`;
+    this.headerEl.replaceChildren(
+      h("ul", { class: "players" }, s.seats.map((p) => h("li", {
+        class: [s.to_move.includes(p.seat) && s.status === "active" ? "to-move" : "", p.seat === this.seat ? "me" : ""].join(" "),
+      }, p.name, p.bot ? ` (${t("bot")})` : "", p.seat === this.seat ? ` — ${t("you")}` : ""))),
+      h("p", { class: "turn", "data-testid": "turn", "data-status": s.status }, turn),
+      ...(this.seat == null ? [h("p", { class: "muted" }, t("spectator"))] : []),
+    );
+  }
+
+  drawSlider() {
+    const first = this.events.find((e) => e.command != null);
+    const min = first ? first.version - 1 : this.live.version;
+    this.slider.min = String(min);
+    this.slider.max = String(this.live.version);
+    if (this.replayAt == null) this.slider.value = String(this.live.version);
+    this.slider.disabled = min >= this.live.version;
+    this.sliderLabel.textContent = this.replayAt == null ? `${t("version")} ${this.live.version} (${t("live")})` : `${t("version")} ${this.replayAt}`;
+  }
+
+  scheduleReplay() {
+    clearTimeout(this.replayTimer);
+    this.replayTimer = setTimeout(() => this.replay(Number(this.slider.value)), 120);
+  }
+
+  async replay(version) {
+    if (version >= this.live.version) {
+      this.replayAt = null;
+      this.draw();
+      return;
+    }
+    this.replayAt = version;
+    this.sliderLabel.textContent = `${t("version")} ${version}`;
+    const { body } = await api.get(`/games/${this.id}/state?at=${version}`, this.token);
+    if (this.replayAt !== version) return;
+    this.drawBoard(version, body.view, true);
+    this.drawActions();
+  }
+
+  drawBoard(version, view, replay) {
+    this.boardEl.dataset.version = String(version);
+    this.boardEl.dataset.replay = String(replay);
+    const ctx = this.ctx(version, view, replay);
+    try {
+      this.board.render(this.boardEl, ctx);
+    } catch (error) {
+      console.error(error);
+      fallback.render(this.boardEl, ctx);
+    }
+    this.viewJson.textContent = JSON.stringify(view, null, 1);
+  }
+
+  drawActions() {
+    const actions = this.replayAt == null ? this.actions : [];
+    this.actionsEl.replaceChildren(
+      h("h3", {}, t("actions")),
+      actions.length
+        ? h("div", { class: "action-list" }, actions.map((body, i) => h("button", {
+          type: "button", "data-testid": "action-button", "data-index": i, disabled: this.busy,
+          onclick: () => this.play(body),
+        }, actionText(body))))
+        : h("p", { class: "muted" }, t("noActions")),
+    );
+  }
+
+  async play(command) {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const key = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+      const body = await api.post(`/games/${this.id}/commands`, { ...command, expected_version: this.live.version }, this.token, { "Idempotency-Key": key });
+      for (const event of body.events) this.onEvent(event);
+    } catch (error) {
+      this.flash(error.message);
+    } finally {
+      this.busy = false;
+      await this.refresh();
+    }
+  }
+
+  flash(message) {
+    this.actionsEl.prepend(h("p", { class: "problem", role: "alert" }, message));
+  }
+
+  describe(event) {
+    try {
+      return (this.board.describe || fallback.describe)(event, this.ctx(event.version, null, false));
+    } catch {
+      return fallback.describe(event, this.ctx(event.version, null, false));
+    }
+  }
+
+  drawLog() {
+    this.logEl.replaceChildren(...this.events.map((e) => this.logLine(e)));
+  }
+
+  appendLog(event) {
+    this.logEl.append(this.logLine(event));
+    this.logEl.scrollTop = this.logEl.scrollHeight;
+  }
+
+  logLine(event) {
+    const text = this.describe(event);
+    return text ? h("li", { "data-version": event.version }, h("span", { class: "muted" }, `${event.version}. `), text) : "";
+  }
+}

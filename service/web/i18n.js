@@ -1,0 +1,72 @@
+// The interface's own words in cs/pl/en and the remembered language; game content is named by
+// the server's catalog (names: {cs, pl, en}).
+export const LANGS = ["cs", "pl", "en"];
+const KEY = "kotlik.lang";
+
+const WORDS = {
+  en: {
+    title: "Kotlík", language: "Language", hosted: "Games", newGame: "New game", myGames: "My games",
+    inProgress: "In progress", finished: "Finished", none: "None yet.", yourTurn: "your turn",
+    toMove: "to move", waiting: "waiting for", scoring: "scoring…", winner: "won", open: "Open",
+    seats: "Players", seat: "Seat", name: "Name", human: "person", bot: "bot", options: "Options",
+    create: "Create", invites: "Invite links: send each player theirs (it takes that seat)",
+    copy: "Copy", copied: "Copied", play: "Play", spectate: "Watch", back: "Lobby",
+    actions: "Your moves", noActions: "Nothing to do now.", log: "Log", replay: "Replay",
+    version: "version", live: "live", score: "Score", total: "Total", player: "Player",
+    you: "you", notYourTurn: "Waiting for", over: "Game over", hidden: "a hidden card",
+    error: "Error", spectator: "You are watching.", reload: "Try again", loading: "Loading…",
+    rules: "Rules version", chart: "Score chart", seatN: (n) => `seat ${n + 1}`,
+  },
+  cs: {
+    title: "Kotlík", language: "Jazyk", hosted: "Hry", newGame: "Nová hra", myGames: "Moje hry",
+    inProgress: "Rozehrané", finished: "Dohrané", none: "Zatím žádné.", yourTurn: "jsi na tahu",
+    toMove: "na tahu", waiting: "čeká se na", scoring: "počítá se…", winner: "vyhrál(a)", open: "Otevřít",
+    seats: "Hráči", seat: "Místo", name: "Jméno", human: "člověk", bot: "bot", options: "Nastavení",
+    create: "Založit", invites: "Pozvánky: každému hráči pošli jeho odkaz (zabere tím jeho místo)",
+    copy: "Kopírovat", copied: "Zkopírováno", play: "Hrát", spectate: "Sledovat", back: "Přehled",
+    actions: "Tvoje tahy", noActions: "Teď nic nehraješ.", log: "Záznam", replay: "Přehrávání",
+    version: "verze", live: "živě", score: "Skóre", total: "Celkem", player: "Hráč",
+    you: "ty", notYourTurn: "Čeká se na", over: "Konec hry", hidden: "skrytá karta",
+    error: "Chyba", spectator: "Hru sleduješ.", reload: "Zkusit znovu", loading: "Načítá se…",
+    rules: "Verze pravidel", chart: "Graf skóre", seatN: (n) => `místo ${n + 1}`,
+  },
+  pl: {
+    title: "Kotlík", language: "Język", hosted: "Gry", newGame: "Nowa gra", myGames: "Moje gry",
+    inProgress: "W toku", finished: "Zakończone", none: "Jeszcze żadnych.", yourTurn: "twój ruch",
+    toMove: "na ruchu", waiting: "czekamy na", scoring: "liczenie…", winner: "wygrał(a)", open: "Otwórz",
+    seats: "Gracze", seat: "Miejsce", name: "Imię", human: "człowiek", bot: "bot", options: "Ustawienia",
+    create: "Utwórz", invites: "Zaproszenia: wyślij każdemu graczowi jego link (zajmuje nim miejsce)",
+    copy: "Kopiuj", copied: "Skopiowano", play: "Graj", spectate: "Oglądaj", back: "Lobby",
+    actions: "Twoje ruchy", noActions: "Teraz nic nie robisz.", log: "Dziennik", replay: "Powtórka",
+    version: "wersja", live: "na żywo", score: "Wynik", total: "Razem", player: "Gracz",
+    you: "ty", notYourTurn: "Czekamy na", over: "Koniec gry", hidden: "ukryta karta",
+    error: "Błąd", spectator: "Oglądasz grę.", reload: "Spróbuj ponownie", loading: "Ładowanie…",
+    rules: "Wersja zasad", chart: "Wykres wyników", seatN: (n) => `miejsce ${n + 1}`,
+  },
+};
+
+export function lang() {
+  const stored = localStorage.getItem(KEY);
+  if (LANGS.includes(stored)) return stored;
+  const browser = (navigator.language || "en").slice(0, 2);
+  return LANGS.includes(browser) ? browser : "en";
+}
+
+export function setLang(code) {
+  localStorage.setItem(KEY, code);
+  document.documentElement.lang = code;
+}
+
+/** The interface word `key` in the current language (a function for words with a number). */
+export function t(key, ...args) {
+  const word = WORDS[lang()][key] ?? WORDS.en[key] ?? key;
+  return typeof word === "function" ? word(...args) : word;
+}
+
+/** `x.names[lang]` (or `x-names`), falling back to English, then to the id. */
+export function nameOf(x, code = lang()) {
+  if (x == null) return "";
+  const names = x.names || x["x-names"];
+  if (names) return names[code] || names.en || x.id || "";
+  return x.id ?? String(x);
+}

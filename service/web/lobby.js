@@ -1,0 +1,59 @@
+// The lobby: hosted games (a "new game" link each), this browser's games with "your turn"
+// marked, and every game in progress and finished with whose turn it is.
+import * as api from "./api.js";
+import { h } from "./dom.js";
+import { nameOf, t } from "./i18n.js";
+import * as tokens from "./tokens.js";
+
+export async function show(root) {
+  const [{ body: catalog }, { body: active }, { body: finished }] = await Promise.all([
+    api.get("/catalog"),
+    api.get("/games?page_size=50&status=active"),
+    api.get("/games?page_size=30&status=finished"),
+  ]);
+  const kinds = Object.fromEntries(catalog.map((g) => [g.game, g]));
+  const held = tokens.all();
+  const mine = await Promise.all(
+    Object.keys(held).map((id) => api.get(`/games/${id}`).then((r) => r.body, () => null)),
+  );
+  root.replaceChildren(
+    h("section", { class: "hosted" },
+      h("h2", {}, t("hosted")),
+      h("ul", { class: "cards" }, catalog.map((g) =>
+        h("li", { "data-testid": "hosted-game", "data-game": g.game },
+          h("strong", { class: "game-name" }, nameOf(g)),
+          h("span", { class: "muted" }, ` ${g.seats.min}–${g.seats.max}`),
+          " ",
+          h("a", { class: "button", href: `#/new/${g.game}`, "data-testid": `new-${g.game}` }, t("newGame")),
+        ))),
+    ),
+    section(t("myGames"), "my-games", mine.filter(Boolean), kinds, held),
+    section(t("inProgress"), "in-progress", active, kinds, held),
+    section(t("finished"), "finished", finished, kinds, held),
+  );
+}
+
+function section(title, testid, games, kinds, held) {
+  return h("section", { "data-testid": testid },
+    h("h2", {}, title),
+    games.length
+      ? h("ul", { class: "rows" }, games.map((g) => row(g, kinds, held)))
+      : h("p", { class: "muted" }, t("none")));
+}
+
+function row(game, kinds, held) {
+  const mySeat = held[game.id]?.seat;
+  const myTurn = mySeat != null && game.status === "active" && game.to_move.includes(mySeat);
+  const names = (seats) => seats.map((s) => game.seats[s]?.name ?? t("seatN", s)).join(", ");
+  let status;
+  if (game.status === "finished" && game.result) status = `${names(game.result.winners)} ${t("winner")}`;
+  else if (game.status === "scoring") status = t("scoring");
+  else status = `${t("toMove")}: ${names(game.to_move)}`;
+  return h("li", { "data-testid": "lobby-row", "data-game-id": game.id, class: myTurn ? "my-turn" : "" },
+    h("a", { href: `#/game/${game.id}` },
+      h("strong", {}, nameOf(kinds[game.game]) || game.game), " · ",
+      game.seats.map((s) => s.name).join(" – ")),
+    h("span", { class: "status" }, status),
+    myTurn ? h("span", { class: "badge", "data-testid": "your-turn" }, t("yourTurn")) : null,
+  );
+}
