@@ -130,8 +130,13 @@ class Game {
   draw() {
     this.drawHead();
     this.drawSlider();
-    if (this.replayAt == null) this.drawBoard(this.live.version, this.live.view, false);
-    this.drawActions();
+    // redrawn only when something it shows changed, so a click never lands on a replaced element
+    const key = JSON.stringify([this.live.version, this.actions, lang(), this.busy]);
+    if (this.replayAt == null && key !== this.drawn) {
+      this.drawn = key;
+      this.drawBoard(this.live.version, this.live.view, false);
+      this.drawActions();
+    }
   }
 
   drawHead() {
@@ -176,6 +181,7 @@ class Game {
     this.sliderLabel.textContent = `${t("version")} ${version}`;
     const { body } = await api.get(`/games/${this.id}/state?at=${version}`, this.token);
     if (this.replayAt !== version) return;
+    this.drawn = null;
     this.drawBoard(version, body.view, true);
     this.drawActions();
   }
