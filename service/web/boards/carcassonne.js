@@ -27,8 +27,8 @@ const WORDS = {
     followerPlaced: (p, role, at) => `${p} placed a follower as ${role} at ${at}.`,
     skipped: (p) => `${p} placed no follower.`,
     scored: (kind, tiles, points, who, fin) =>
-      `${fin ? "Final scoring: " : ""}a ${kind} of ${tiles} tiles scores ${points} points for ${who}.`,
-    scoredNone: (kind, tiles, fin) => `${fin ? "Final scoring: " : ""}a ${kind} of ${tiles} tiles scores for no one.`,
+      `${fin ? "Final scoring: a" : "A"} ${kind} of ${tiles} tiles scores ${points} points for ${who}.`,
+    scoredNone: (kind, tiles, fin) => `${fin ? "Final scoring: a" : "A"} ${kind} of ${tiles} tiles scores for no one.`,
     ended: (w) => `Game over; ${w} won.`, nobody: "no one", and: " and ",
     kinds: { road: "road", city: "city", monastery: "monastery", field: "field" },
   },
@@ -354,13 +354,15 @@ export function render(root, ctx) {
   } else if (phase === "place_follower" || phase === "pass") {
     hint.textContent = w.follower;
     const last = view.tiles[view.last];
+    const spots = [];
     actions.forEach((a, i) => {
-      if (a.type === "place_follower" && last) {
-        const [px, py] = at(last[1], last[2], a.feature);
-        target(targets, px, py, i, a, ctx, `${ctx.name(ctx.catalog.roles[roleOf(types, last[0], a.feature)] || { names: {} })}`);
-      }
+      if (a.type === "place_follower" && last) spots.push({ i, a, p: at(last[1], last[2], a.feature) });
       if (a.type === "pass") button(choices, i, a, ctx, w.pass);
     });
+    spread(spots.map((t) => t.p), TARGET * 2 + 3);
+    for (const { i, a, p } of spots) {
+      target(targets, p[0], p[1], i, a, ctx, ctx.name(ctx.catalog.roles[roleOf(types, last[0], a.feature)]));
+    }
   } else if (phase === "place_magic" || phase === "remove_magic") {
     hint.textContent = view.phase === "conflict" ? w.conflict : w.magic;
     magicTargets(targets, choices, actions, ctx, st, at, w, rerender);
@@ -384,10 +386,36 @@ function turn([ax, ay], rotation, x, y) {
   return [x * SIZE + 50 + px, -y * SIZE + 50 + py];
 }
 
+const TARGET = 9;
+
+/** Push click targets apart until none overlaps another (two features of a tile may share a spot). */
+function spread(points, gap) {
+  for (let round = 0; round < 30; round++) {
+    let moved = false;
+    for (let a = 0; a < points.length; a++) {
+      for (let b = a + 1; b < points.length; b++) {
+        const [p, q] = [points[a], points[b]];
+        let dx = q[0] - p[0];
+        let dy = q[1] - p[1];
+        let d = Math.hypot(dx, dy);
+        if (d >= gap) continue;
+        if (d < 0.01) [dx, dy, d] = [Math.cos(a + b), Math.sin(a + b), 1];
+        const push = (gap - d) / 2 + 0.5;
+        p[0] -= (dx / d) * push;
+        p[1] -= (dy / d) * push;
+        q[0] += (dx / d) * push;
+        q[1] += (dy / d) * push;
+        moved = true;
+      }
+    }
+    if (!moved) return;
+  }
+}
+
 function target(parent, px, py, index, action, ctx, label) {
   const g = el("g", { class: "cc-target", "data-action": index, transform: `translate(${px} ${py})`, style: "cursor:pointer" }, parent);
-  el("circle", { r: 12, fill: "rgba(255,255,255,0.55)", stroke: "#111", "stroke-width": 2.5, "stroke-dasharray": "4 3" }, g);
-  el("circle", { r: 4, fill: "#111" }, g);
+  el("circle", { r: TARGET, fill: "rgba(255,255,255,0.6)", stroke: "#111", "stroke-width": 2, "stroke-dasharray": "4 3" }, g);
+  el("circle", { r: 3, fill: "#111" }, g);
   g.setAttribute("aria-label", label);
   el("title", {}, g).textContent = label;
   activate(g, (e) => {
@@ -470,14 +498,16 @@ function magicTargets(layer, choices, actions, ctx, st, at, w, rerender) {
       });
     }
   }
+  const spots = [];
   actions.forEach((a, i) => {
     if (a.type === "remove_magic") button(choices, i, a, ctx, w.remove(ctx.name(ctx.catalog.figures[a.figure])));
-    if (a.type === "place_magic" && a.figure === figure) {
-      const [px, py] = at(a.x, a.y, a.feature);
-      const g = target(layer, px, py, i, a, ctx, `${ctx.name(ctx.catalog.figures[a.figure])} ${w.at(a.x, a.y)}`);
-      g.classList.add(`cc-target-${a.figure}`);
-    }
+    if (a.type === "place_magic" && a.figure === figure) spots.push({ i, a, p: at(a.x, a.y, a.feature) });
   });
+  spread(spots.map((t) => t.p), TARGET * 2 + 3);
+  for (const { i, a, p } of spots) {
+    const g = target(layer, p[0], p[1], i, a, ctx, `${ctx.name(ctx.catalog.figures[a.figure])} ${w.at(a.x, a.y)}`);
+    g.classList.add(`cc-target-${a.figure}`);
+  }
 }
 
 function drawCurrent(side, ctx, types, w) {
