@@ -14,7 +14,7 @@ from psycopg import Connection
 from events import StoredEvent, read
 from projections import commands, lobby
 from projections.cache import CACHE
-from projections.fold import load, opening_version
+from projections.fold import Folded, load, opening_version
 from projections.lobby import GameRow
 from service import contract, schemas
 from service.app import connection, listener
@@ -47,7 +47,8 @@ def _running_state(conn: Connection[Any], row: GameRow) -> Any:
 
 
 def _etag(version: int) -> dict[str, str]:
-    return {"ETag": f'"{version}"'}
+    """The version as the ETag; what it tags depends on whose token asked, hence ``Vary``."""
+    return {"ETag": f'"{version}"', "Vary": "Authorization"}
 
 
 @blp.route("")
@@ -101,7 +102,8 @@ class State(MethodView):
     @blp.alt_response(401, schema=schemas.ProblemSchema)
     @blp.doc(security=[{"seat": []}, {}])
     def get(self, query: dict[str, Any], game_id: UUID) -> Any:
-        """The caller's view (a spectator's without a token); ``?at=`` replays to a version.
+        """The caller's view (a spectator's without a token); ``?at=`` replays to a version
+        (while the game runs, only what the caller may still recall then: the rules' ``recall``).
 
         ``ETag`` is the version. With ``?wait=N`` the request waits up to N seconds for a version
         newer than ``If-None-Match`` (or ``?since=``) and answers 304 if none comes.
@@ -143,9 +145,20 @@ def _state(conn: Connection[Any], row: GameRow, seat: int | None, at: int | None
         "seat": seat,
         "to_move": [] if over else game.to_move(folded.state),
         "over": over,
-        "view": game.view(folded.state, seat),
+        "view": _recalled(conn, row, folded, seat) if at is not None else game.view(folded.state, seat),
     }
     return body, 200, _etag(folded.version)
+
+
+def _recalled(conn: Connection[Any], row: GameRow, then: Folded, seat: int | None) -> Any:
+    """A replayed past view: while the game runs, only what ``seat`` may still recall of it now
+    (the rules' ``recall``); once it is over, the whole view of then."""
+    game = row.rules
+    now = _running_state(conn, row)
+    recall = getattr(game, "recall", None)
+    if now is None or recall is None:
+        return game.view(then.state, seat)
+    return recall(now, then.state, seat)
 
 
 def _is_version(text: str) -> bool:

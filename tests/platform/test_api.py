@@ -78,6 +78,10 @@ def test_etag_and_long_poll(api: Client, game: dict[str, Any]) -> None:
     version = game["version"]
     same = api.get(game_path(game, "/state"), headers={"If-None-Match": f'"{version}"'})
     assert same.status == 304
+    # One version, a view per seat: a cache must key the ETag by the token too.
+    for path in ("/state", "/actions", "/events"):
+        assert "Authorization" in api.get(game_path(game, path)).headers["Vary"], path
+    assert "Authorization" in same.headers["Vary"]
     nothing_new = api.get(game_path(game, f"/state?wait=1&since={version}"))
     assert nothing_new.status == 304
     mover, _, _ = _mover(api, game)
