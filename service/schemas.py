@@ -14,7 +14,8 @@ VERSION = validate.Range(min=0, max=2**31 - 1)
 
 #: PostgreSQL stores no U+0000 in text; a query string holding one was a 500 (bodies are checked
 #: as they are read, by :func:`service.limits.check_json`).
-NO_NUL = validate.Regexp(r"\A[^\x00]*\Z", error="may not hold U+0000")
+#: Written so that it reads the same as an ECMA regex in the OpenAPI document (no ``\A``/``\Z``).
+NO_NUL = validate.Regexp(r"^[^\u0000]*$", error="may not hold U+0000")
 
 #: Lobby pages: the row offset (page - 1) × page_size must stay a PostgreSQL bigint.
 PAGE = validate.Range(min=1, max=2**31 - 1)
