@@ -20,6 +20,7 @@ from typing import Any
 from urllib.request import ProxyHandler, build_opener
 
 from events.database import data_dir, embedded_server, migrate
+from kotlik_client.play import add_arguments as play_arguments
 from service.supervise import Child, Supervisor, log
 
 #: Open connections each web process serves at once (streams and long-polls included).
@@ -264,6 +265,13 @@ def worker(args: argparse.Namespace) -> int:
             return children.watch(restart=False)
 
 
+def play_command(args: argparse.Namespace) -> int:
+    """A terminal client of a running server (:mod:`kotlik_client.play`)."""
+    from kotlik_client.play import run
+
+    return run(args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="kotlik", description=__doc__.splitlines()[0] if __doc__ else None)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -288,6 +296,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("import", help="load an exported finished game into this database, once it verifies")
     p.add_argument("file", help="an export (GET /games/{id}/export); - reads standard input")
     p.set_defaults(handler=import_command)
+    p = sub.add_parser("play", help="play a game in this terminal, against bots or another terminal")
+    play_arguments(p)
+    p.set_defaults(handler=play_command)
     p = sub.add_parser("migrate", help="bring the database schema up to date")
     p.set_defaults(handler=migrate_command)
     args = parser.parse_args(argv)
