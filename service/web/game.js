@@ -201,15 +201,17 @@ class Game {
 
   drawActions() {
     const actions = this.replayAt == null ? this.actions : [];
-    this.actionsEl.replaceChildren(
-      h("h3", {}, t("actions")),
+    // the plain list: every game stays playable where a board has no click target; folded under
+    // a real board, open under the fallback
+    const list = h("details", { open: this.board === fallback || undefined },
+      h("summary", {}, `${t("actions")} (${actions.length})`),
       actions.length
         ? h("div", { class: "action-list" }, actions.map((body, i) => h("button", {
           type: "button", "data-testid": "action-button", "data-index": i, disabled: this.busy,
           onclick: () => this.play(body),
         }, actionText(body))))
-        : h("p", { class: "muted" }, t("noActions")),
-    );
+        : h("p", { class: "muted" }, t("noActions")));
+    this.actionsEl.replaceChildren(list);
   }
 
   async play(command) {

@@ -93,7 +93,7 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def new_page(browser: Any) -> Iterator[Any]:
     """``new_page(width=1200, height=900)``: a page in a context of its own (its own storage, so its
-    own seat tokens); any script error on it fails the test."""
+    own seat tokens); any script error on it (a board that threw included) fails the test."""
     contexts: list[Any] = []
     errors: list[str] = []
 
@@ -103,6 +103,7 @@ def new_page(browser: Any) -> Iterator[Any]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "Failed to load" not in m.text else None)
         return page
 
     yield make
