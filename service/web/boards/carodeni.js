@@ -137,7 +137,7 @@ const STYLE = `
 [data-action]:hover,[data-action]:focus{outline:3px solid #1b5e20;background-color:#fffbe6}
 .cd-ing[data-action]:hover,.cd-ing[data-action]:focus{filter:brightness(1.15)}
 .cd-goals{display:flex;flex-wrap:wrap;gap:6px}
-.cd-goal{border-radius:50%;width:74px;height:74px;display:flex;flex-direction:column;align-items:center;justify-content:center;text-align:center;font-size:11px;border:3px solid #8d6e63;background:#fdf6e3;padding:4px;box-sizing:border-box}
+.cd-goal{border-radius:50%;width:86px;height:86px;line-height:1.1;display:flex;flex-direction:column;align-items:center;justify-content:center;text-align:center;font-size:10px;border:3px solid #8d6e63;background:#fdf6e3;padding:4px;box-sizing:border-box}
 .cd-goal.cd-hard{border-color:#4e342e;background:#f3e5c0}
 .cd-clans{display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:8px}
 .cd-clan{border-radius:8px;padding:6px;border:3px solid #999;background:#fbfaf7;min-width:0}
@@ -454,7 +454,7 @@ function clans(parent, ctx, w, L, st, payments, rerender) {
     });
     const potions = line(box, w.potions);
     for (const id of p.potions) {
-      const c = card(potions, ctx, id, { "data-potion": id });
+      const c = card(potions, ctx, id, { "data-potion": id, "data-needs": L.potions[id] ? L.potions[id].ingredients.join(" ") : "" });
       brewTarget(c, ctx, id, st, payments, w, L, rerender);
     }
     if (p.tools.length) {
