@@ -8,7 +8,9 @@ from typing import Any
 from httpclient import Client
 
 
-def create(api: Client, game: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None) -> dict[str, Any]:
+def create(
+    api: Client, game: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """A game made through the API (for arranged options the form does not show); moves are clicked."""
     reply = api.post("/api/v1/games", {"game": game, "seats": seats, "options": options or {}})
     assert reply.status == 201, reply

@@ -51,7 +51,7 @@ class Web:
 def chromium() -> str:
     path = os.environ.get("KOTLIK_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
     if not Path(path).exists():
-        reason = "no Chromium at /usr/bin/chromium (apt-get install -y chromium), so the browser tests cannot run"
+        reason = "no Chromium at /usr/bin/chromium (apt-get install -y chromium): browser tests cannot run"
         if os.environ.get("KOTLIK_REQUIRE_BROWSER") == "1":
             pytest.fail(reason + " and KOTLIK_REQUIRE_BROWSER=1")
         pytest.skip(reason)
@@ -63,7 +63,9 @@ def chromium() -> str:
 
 
 @pytest.fixture(scope="session")
-def web(chromium: str, broker: dict[str, str], worker: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Web]:
+def web(
+    chromium: str, broker: dict[str, str], worker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Web]:
     """``kotlik web`` with the access log on, so a test can check no token reaches it."""
     log = tmp_path_factory.mktemp("browser-web") / "web.log"
     with kotlik_web(environment(**broker, KOTLIK_ACCESS_LOG="1"), log) as api:
@@ -103,10 +105,16 @@ def new_page(browser: Any) -> Iterator[Any]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "Failed to load" not in m.text else None)
+        page.on("console", lambda m: _console(m, errors))
         return page
 
     yield make
     for context in contexts:
         context.close()
     assert not errors, f"script errors in the page: {errors}"
+
+
+def _console(message: Any, errors: list[str]) -> None:
+    """A board's exception is logged by the shell (which falls back to a plain view): a failure."""
+    if message.type == "error" and "Failed to load resource" not in message.text:
+        errors.append(message.text)
