@@ -27,6 +27,13 @@ state back from a jsonb snapshot (keys reordered) behaves exactly like the one k
     What ``seat`` (``None``: a spectator) may see now. JSON-compatible.
 ``redact(state, event, seat) -> Event``
     ``event`` as ``seat`` may see it while the game, now in ``state``, is running.
+``recall(now, then, seat) -> dict``
+    What ``seat`` (``None``: a spectator) may recall of the past state ``then`` while the game, now
+    in ``now``, is running: a ``view`` of ``then`` with whatever the seat may no longer know taken
+    out (Kupferkessel: nothing below a cauldron's top); most games return ``view(then, seat)``, the
+    seat's own past view. ``recall(s, s, seat) == view(s, seat)``. The platform replays a running
+    game (``?at=``) through it and shows ``view`` once the game is over; a kept rules version
+    without it (older than this name) is replayed by ``view``.
 ``to_move(state) -> list[int]``
     The seats that may act now (empty once the game is over).
 ``is_over(state) -> bool``

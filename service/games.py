@@ -35,7 +35,7 @@ def summary(row: GameRow) -> dict[str, Any]:
     """A game as the lobby shows it; the arrangement and seed stay secret until it is over."""
     out = {k: getattr(row, k) for k in schemas.GameSummarySchema().fields if hasattr(row, k)}
     out["options"] = public_options(row)
-    out["seed"] = row.seed.hex() if row.status == "finished" else None
+    out["seed"] = row.seed.hex() if row.status == "finished" and row.seed is not None else None
     return out
 
 

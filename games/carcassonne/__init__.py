@@ -9,7 +9,7 @@ from games.carcassonne.bots import BOTS
 from games.carcassonne.rules import decide, evolve, is_over, legal_actions, setup, to_move
 from games.carcassonne.schemas import SCHEMAS
 from games.carcassonne.scoring import score as _score
-from games.carcassonne.views import redact, view
+from games.carcassonne.views import recall, redact, view
 from games.interface import GameInfo, Score, State
 
 INFO = GameInfo(
@@ -55,6 +55,6 @@ def catalog() -> dict[str, Any]:
 
 
 __all__ = [
-    "BOTS", "INFO", "SCHEMAS", "catalog", "decide", "evolve", "is_over", "legal_actions", "redact", "score",
-    "setup", "to_move", "view",
+    "BOTS", "INFO", "SCHEMAS", "catalog", "decide", "evolve", "is_over", "legal_actions", "recall", "redact",
+    "score", "setup", "to_move", "view",
 ]

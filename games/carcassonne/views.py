@@ -73,3 +73,9 @@ def redact(state: State, event: Event, seat: int | None) -> Event:
         opts = {k: v for k, v in event["options"].items() if k != "arranged"}
         return {**event, "options": opts}
     return event
+
+
+def recall(now: State, then: State, seat: int | None) -> dict[str, Any]:
+    """A past table as ``seat`` may recall it while the game runs: exactly what it saw then
+    (nothing once shown is hidden later: a drawn tile is public for good)."""
+    return view(then, seat)

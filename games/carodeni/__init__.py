@@ -30,6 +30,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return views.view(state, seat)
 
 
+def recall(now: State, then: State, seat: int | None) -> dict[str, Any]:
+    """A past table as ``seat`` may recall it while the game runs: exactly what it saw then
+    (its own hand was its own; nothing shown face up is hidden again later)."""
+    return view(then, seat)
+
+
 def redact(state: State, event: Event, seat: int | None) -> Event:
     return views.redact(state, event, seat)
 
@@ -43,6 +49,6 @@ def catalog() -> dict[str, Any]:
 
 
 __all__ = [
-    "BOTS", "INFO", "SCHEMAS", "catalog", "decide", "evolve", "is_over", "legal_actions", "redact", "score",
-    "setup", "to_move", "view",
+    "BOTS", "INFO", "SCHEMAS", "catalog", "decide", "evolve", "is_over", "legal_actions", "recall", "redact",
+    "score", "setup", "to_move", "view",
 ]

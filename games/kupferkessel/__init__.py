@@ -14,7 +14,7 @@ from games.kupferkessel.schemas import SCHEMAS
 from games.kupferkessel.scoring import score
 from games.kupferkessel.setup import setup
 from games.kupferkessel.state import evolve
-from games.kupferkessel.views import redact, view
+from games.kupferkessel.views import recall, redact, view
 
 INFO = GameInfo(
     id="kupferkessel",
@@ -52,6 +52,7 @@ __all__ = [
     "evolve",
     "is_over",
     "legal_actions",
+    "recall",
     "redact",
     "score",
     "setup",

@@ -273,7 +273,9 @@ VIEW: Schema = _object(
         "type": "array",
         "minItems": 2,
         "maxItems": 2,
-        "items": _object(seat=SEAT, colour=COLOUR, position=POSITION, beside=NULLABLE_LINE),
+        "items": _object(seat=SEAT, colour=COLOUR, position=_nullable(POSITION), beside=NULLABLE_LINE),
+        "description": "a replayed past table (`?at=`) of a running game has `position: null` for a "
+        "pawn that has walked on since",
     },
     deck={"type": "integer", "minimum": 0, "description": "cards left in the deck"},
     cauldrons={
@@ -291,7 +293,7 @@ VIEW: Schema = _object(
         "description": "only the top card shows (the memory rule) until the game is over",
     },
     pending={**HIDDEN_CARD, "description": "the card a special action or the end decision is about"},
-    set_aside={"type": "array", "items": CARD},
+    set_aside={"type": "array", "items": HIDDEN_CARD, "description": "null: no longer shown (a replay)"},
     removed={"type": "integer", "minimum": 0, "description": "cards exploded out of the game"},
     ended_by={**SEAT, "type": ["integer", "null"]},
     recipes={

@@ -5,8 +5,10 @@ player holds to decide at the end; everything else is face down. Memory is part 
 the owner included, sees a cauldron below its top card, and the log hides any card the table no
 longer shows together with what gave it away: the steps a covered top card made its pawn walk (its
 value) and where that walk went, and where a covered card was taken and which symbol it had.
-Recipes are secret to their owner and the deck order to everyone. Once the game is over everything
-is shown.
+Recipes are secret to their owner and the deck order to everyone. A past table (``recall``, what
+``?at=`` replays) keeps the same memory rule: it shows no card the table no longer shows, and no
+pawn where it no longer stands (a walk's length is a covered card's value). Once the game is over
+everything is shown.
 """
 
 from __future__ import annotations
@@ -114,3 +116,24 @@ def redact(state: State, event: Event, seat: int | None) -> Event:
     if "refused" in out:
         out["refused"] = [_hide(c, shown) for c in out["refused"]]
     return out
+
+
+def recall(now: State, then: State, seat: int | None) -> dict[str, Any]:
+    """The table of a past moment (``then``) as ``seat`` may recall it while the game, ``now``, runs:
+    the memory rule reaches back, so every card the table no longer shows is ``null`` (a grid spot,
+    a cauldron's top, the pending or set-aside card) and a pawn that has walked on since is at
+    ``null`` (its walk's length would give the covered top card's value away). Recipes stay as
+    ``view`` shows them (their owner saw them all along). Once the game is over: ``view``."""
+    past = view(then, seat)
+    if is_over(now):
+        return past
+    shown = visible_cards(now)
+    past["grid"] = [[_hide(c, shown) for c in row] for row in past["grid"]]
+    past["cauldrons"] = [{**c, "top": _hide(c["top"], shown)} for c in past["cauldrons"]]
+    past["pending"] = _hide(past["pending"], shown)
+    past["set_aside"] = [_hide(c, shown) for c in past["set_aside"]]
+    past["pawns"] = [
+        p if p["position"] == now["pawns"][p["seat"]] else {**p, "position": None, "beside": None}
+        for p in past["pawns"]
+    ]
+    return past

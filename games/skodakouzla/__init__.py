@@ -11,7 +11,7 @@ from games.skodakouzla.bots import BOTS
 from games.skodakouzla.rules import decide, setup
 from games.skodakouzla.schemas import SCHEMAS
 from games.skodakouzla.state import evolve
-from games.skodakouzla.views import is_over, redact, score, to_move, view
+from games.skodakouzla.views import is_over, recall, redact, score, to_move, view
 
 INFO = GameInfo(
     id="skodakouzla",
@@ -28,6 +28,6 @@ def catalog() -> dict[str, Any]:
     return {"game": INFO.id, "names": dict(INFO.names), **views.catalog()}
 
 __all__ = [
-    "BOTS", "INFO", "SCHEMAS", "catalog", "decide", "evolve", "is_over", "legal_actions", "redact", "score",
-    "setup", "to_move", "view",
+    "BOTS", "INFO", "SCHEMAS", "catalog", "decide", "evolve", "is_over", "legal_actions", "recall", "redact",
+    "score", "setup", "to_move", "view",
 ]

@@ -104,3 +104,9 @@ def catalog() -> dict[str, Any]:
         "wizards": wizards(),
         "levels": {str(k): v for k, v in levels().items()},
     }
+
+
+def recall(now: State, then: State, seat: int | None) -> dict[str, Any]:
+    """A past table as ``seat`` may recall it while the game runs: exactly what it saw then
+    (a hand seen then is its own; nothing shown face up is hidden again later)."""
+    return view(then, seat)

@@ -32,6 +32,7 @@ EXPORTS = [
     "legal_actions",
     "view",
     "redact",
+    "recall",
     "to_move",
     "is_over",
     "score",
@@ -223,6 +224,8 @@ def _reads(game: ModuleType, state: Any, event: Any, seats: int, settled: bool, 
         "score": call("score"),
         "legal_actions": [call("legal_actions", seat) for seat in range(seats)] if settled else None,
         "views": [call("view", seat) for seat in everyone],
+        # What a seat may recall of the present is all it sees of it (recall(now, now) == view(now)).
+        "recalled": [call("recall", state, seat) for seat in everyone],
         "redacted": [call("redact", event, seat) for seat in everyone],
     }
 
@@ -243,6 +246,7 @@ def _play_pure(game: ModuleType, bots: list[str], seed: bytes, options: dict[str
             state = game.evolve(None, event) if state is None else _Pure(game, state)("evolve", event)
             settled = n == len(pending)
             reads = _reads(game, state, event, seats, settled, pure=True)
+            assert reads["recalled"] == reads["views"], f"{played}: recall(now, now) is not view(now)"
             snapshot = _jsonb(state) if played % RESNAPSHOT == 0 else game.evolve(snapshot, stored)
             step = None if previous is None else game.evolve(_jsonb(previous), stored)
             others = {
