@@ -30,6 +30,8 @@ ROLE = "kotlik_service"
 TABLES: dict[str, tuple[str, ...]] = {
     "events": ("SELECT", "INSERT"),
     "games": ("SELECT", "INSERT", "UPDATE"),
+    # Seeds of games (alembic 0004): written at creation, read only by the deciding code.
+    "game_seeds": ("SELECT", "INSERT"),
     "seat_tokens": ("SELECT", "INSERT"),
     "commands": ("SELECT", "INSERT"),
     "snapshots": ("SELECT", "INSERT"),

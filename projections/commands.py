@@ -122,7 +122,7 @@ def play(
             return earlier
     try:
         with conn.transaction():
-            row = lobby.get(conn, game_id)
+            row = lobby.get(conn, game_id, secret=True)
             if expected_version is not None and expected_version != row.version:
                 raise VersionConflict(game_id, expected_version, row.version)
             if row.over:
@@ -131,7 +131,7 @@ def play(
             before = CACHE.state(conn, game_id, game, row.version)
             if check is not None:
                 check(game, before.state, seat, command)
-            decided = plain(game.decide(before.state, seat, command, Rng(row.seed, f"v{before.version}")))
+            decided = plain(game.decide(before.state, seat, command, Rng(_seed(row), f"v{before.version}")))
             if not decided:
                 raise IllegalMove("that command changes nothing")
             meta = {
@@ -169,14 +169,14 @@ def play_bot(conn: Connection[Any], game_id: UUID, seat: int, expected: int) -> 
     The bot sees only its seat's view and legal actions. Its rng is labelled by the version, so a
     redelivered task chooses the same command and the append at ``expected`` can succeed once.
     """
-    row = lobby.get(conn, game_id)
+    row = lobby.get(conn, game_id, secret=True)
     name = row.seats[seat]["bot"]
     if row.version != expected or row.over or seat not in row.to_move or not name:
         return None
     game = row.rules
     state = CACHE.state(conn, game_id, game, row.version).state
     actions = game.legal_actions(state, seat)
-    command = game.BOTS[name](game.view(state, seat), actions, Rng(row.seed, f"bot:v{expected}"))
+    command = game.BOTS[name](game.view(state, seat), actions, Rng(_seed(row), f"bot:v{expected}"))
     try:
         return play(conn, game_id, seat, command, expected_version=expected, bot=name)
     except VersionConflict:
@@ -186,18 +186,25 @@ def play_bot(conn: Connection[Any], game_id: UUID, seat: int, expected: int) -> 
 def score_game(conn: Connection[Any], game_id: UUID, expected: int) -> dict[str, Any] | None:
     """Write the final breakdown of a game that has ended, once; reveal its seed."""
     with conn.transaction():
-        row = lobby.get(conn, game_id, lock=True)
+        row = lobby.get(conn, game_id, lock=True, secret=True)
         if row.status != "scoring" or row.version != expected:
             return None
         game = row.rules
         folded = CACHE.state(conn, game_id, game, row.version)
         result = game.score(folded.state)
         meta = {"rules_version": game.INFO.rules_version}
-        scored = NewEvent(f"{PLATFORM}GameScored", {"score": result, "seed": row.seed.hex()}, meta)
+        scored = NewEvent(f"{PLATFORM}GameScored", {"score": result, "seed": _seed(row).hex()}, meta)
         stored = append(conn, game_id, folded.version, [scored])
-        lobby.finish(conn, game_id, stored[-1].version, result)
+        lobby.finish(conn, game_id, stored[-1].version, result, row.seed)
     CACHE.put(game_id, Folded(folded.state, stored[-1].version), stored)
     return dict(result)
+
+
+def _seed(row: lobby.GameRow) -> bytes:
+    """The seed of a row read with ``secret=True``; only the deciding code reads one."""
+    if row.seed is None:
+        raise LookupError(f"game {row.id} has no seed in game_seeds")
+    return row.seed
 
 
 def plain(events: list[Event]) -> list[Event]:

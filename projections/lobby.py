@@ -1,4 +1,9 @@
-"""The lobby read model: one ``games`` row per game, written in the transaction of its events."""
+"""The lobby read model: one ``games`` row per game, written in the transaction of its events.
+
+A running game's seed is not in its row: it lives in ``game_seeds`` (alembic ``0004``), read only
+by the deciding code (``get(..., secret=True)``: create, play, a bot's move, scoring), and is copied
+to the row when the game is scored. Every read path gets ``seed=None`` until then.
+"""
 
 from __future__ import annotations
 
@@ -32,7 +37,8 @@ class GameRow:
     seats: list[dict[str, Any]]
     to_move: list[int]
     result: dict[str, Any] | None
-    seed: bytes
+    #: ``None`` while the game runs, unless read with ``secret=True`` by the code that decides.
+    seed: bytes | None
     seed_sha256: str
     created_at: datetime
     updated_at: datetime
@@ -51,6 +57,11 @@ _COLUMNS = (
     "id, game, status, version, rules_version, options, arranged, seats, to_move, result, "
     "seed, seed_sha256, created_at, updated_at"
 )
+#: The same columns with the seed joined from ``game_seeds``, for the code that decides.
+_SECRET_COLUMNS = (
+    "g.id, game, status, version, rules_version, options, arranged, seats, to_move, result, "
+    "coalesce(s.seed, g.seed) AS seed, seed_sha256, created_at, updated_at"
+)
 
 
 def insert(
@@ -63,10 +74,12 @@ def insert(
     seed: bytes,
     seed_sha256: str,
 ) -> None:
+    """A new running game; its seed goes to ``game_seeds``, not the row (one statement)."""
     conn.execute(
-        "INSERT INTO games (id, game, status, rules_version, options, seats, seed, seed_sha256) "
-        "VALUES (%s, %s, 'active', %s, %s, %s, %s, %s)",
-        (game_id, game, rules_version, Jsonb(options), Jsonb(seats), seed, seed_sha256),
+        "WITH g AS (INSERT INTO games (id, game, status, rules_version, options, seats, seed_sha256) "
+        "VALUES (%s, %s, 'active', %s, %s, %s, %s) RETURNING id) "
+        "INSERT INTO game_seeds (game_id, seed) SELECT id, %s FROM g",
+        (game_id, game, rules_version, Jsonb(options), Jsonb(seats), seed_sha256, seed),
     )
 
 
@@ -97,8 +110,15 @@ def restore(conn: Connection[Any], row: GameRow) -> None:
     )
 
 
-def get(conn: Connection[Any], game_id: UUID, *, lock: bool = False) -> GameRow:
-    sql = f"SELECT {_COLUMNS} FROM games WHERE id = %s" + (" FOR UPDATE" if lock else "")
+def get(conn: Connection[Any], game_id: UUID, *, lock: bool = False, secret: bool = False) -> GameRow:
+    """A game's row; ``secret=True`` (for the code that decides only) joins in its seed."""
+    if secret:
+        sql = (
+            f"SELECT {_SECRET_COLUMNS} FROM games g LEFT JOIN game_seeds s ON s.game_id = g.id "
+            "WHERE g.id = %s" + (" FOR UPDATE OF g" if lock else "")
+        )
+    else:
+        sql = f"SELECT {_COLUMNS} FROM games WHERE id = %s" + (" FOR UPDATE" if lock else "")
     row = conn.execute(sql, (game_id,)).fetchone()
     if row is None:
         raise GameNotFound(game_id)
@@ -120,11 +140,14 @@ def advance(
     )
 
 
-def finish(conn: Connection[Any], game_id: UUID, version: int, score: dict[str, Any]) -> None:
+def finish(
+    conn: Connection[Any], game_id: UUID, version: int, score: dict[str, Any], seed: bytes | None
+) -> None:
+    """The game is scored: its result, and its seed revealed in the row."""
     conn.execute(
         "UPDATE games SET version = %s, status = 'finished', to_move = '[]', result = %s, "
-        "updated_at = now() WHERE id = %s",
-        (version, Jsonb(score), game_id),
+        "seed = coalesce(%s, seed), updated_at = now() WHERE id = %s",
+        (version, Jsonb(score), seed, game_id),
     )
     conn.execute(
         "INSERT INTO scores (game_id, version, score) VALUES (%s, %s, %s)",

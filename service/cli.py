@@ -156,7 +156,8 @@ def up(args: argparse.Namespace) -> int:
             children.start()
             if not children.wait_for(_answers(args.host, args.port), web, STARTUP):
                 return 0 if children.stopping else _not_up(web, args.host, args.port)
-            print(f"Kotlík is up: http://{args.host}:{args.port}/  (API docs: /api/v1/docs; Ctrl-C stops it)", flush=True)
+            url = f"http://{args.host}:{args.port}/"
+            print(f"Kotlík is up: {url}  (API docs: {url}api/v1/docs; Ctrl-C stops it)", flush=True)
             return children.watch(restart=True)
 
 
