@@ -57,6 +57,7 @@ export async function follow(gameId, token, lastId, onEvent, signal) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const message = parse(block);
+          if (message.event === "end") return; // the game is scored: nothing more will come
           if (message.id != null) lastId = Number(message.id);
           if (message.data) onEvent(JSON.parse(message.data));
         }

@@ -234,6 +234,10 @@ class Game {
   }
 
   describe(event) {
+    if (event.type === "kotlik.GameScored") {
+      const seats = event.data?.score?.seats || [];
+      return `${t("score")}: ${seats.map((s) => `${this.summary.seats[s.seat]?.name ?? s.seat} ${s.total}`).join(", ")}`;
+    }
     try {
       return (this.board.describe || fallback.describe)(event, this.ctx(event.version, null, false));
     } catch {

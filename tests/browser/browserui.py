@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from httpclient import Client
+
+BOARD = "[data-testid=board]"
+#: What a person may click on a board: one action, or a card that narrows among several.
+CLICKABLE = f"{BOARD} [data-action], {BOARD} [data-select]"
 
 
 def create(
@@ -23,18 +29,75 @@ def invite(base: str, game: dict[str, Any], seat: int) -> str:
     return f"{base}/#/play/{game['id']}?seat={seat}&token={token}"
 
 
+def create_in_form(
+    page: Any, base: str, game: str, humans: int, options: dict[str, str] | None = None
+) -> list[str]:
+    """Fill the lobby's "new game" form (seats after the first ``humans`` stay bots) and return the
+    invite links it shows; each keeps its token in the fragment."""
+    page.goto(f"{base}/")
+    page.click(f"[data-testid=new-{game}]")
+    page.wait_for_selector("[data-testid=create-form]")
+    for seat in range(humans):
+        page.select_option(f"[data-testid=seat-kind-{seat}]", "")
+        page.fill(f"[data-testid=seat-name-{seat}]", f"Player {seat + 1}")
+    for testid, value in (options or {}).items():
+        page.fill(f"[data-testid={testid}]", value)
+    page.click("[data-testid=create-submit]")
+    page.wait_for_selector("[data-testid=invite-link]")
+    links = [page.input_value(f"[data-testid=invite-link][data-seat='{s}']") for s in range(humans)]
+    for link in links:
+        parts = urlsplit(link)
+        assert parts.path == "/" and not parts.query and "token=" in parts.fragment, link
+    return links
+
+
+def open_seat(page: Any, link: str) -> None:
+    page.goto(link)
+    page.wait_for_selector(f"{BOARD}[data-version]")
+    assert "token" not in page.url, "the token stayed in the address bar"
+
+
 def board_version(page: Any) -> int:
-    value = page.get_attribute("[data-testid=board]", "data-version")
+    value = page.get_attribute(BOARD, "data-version")
     return int(value) if value else -1
 
 
-def wait_for_version(page: Any, newer_than: int, timeout: float = 15) -> int:
+def wait_for_version(page: Any, version: int, timeout: float = 15) -> None:
+    """Until the board shows exactly ``version``."""
     deadline = time.monotonic() + timeout
-    while (version := board_version(page)) <= newer_than:
-        assert time.monotonic() < deadline, f"the board stayed at version {version}"
-        page.wait_for_timeout(50)
-    return version
+    while board_version(page) != version:
+        assert time.monotonic() < deadline, f"the board is at version {board_version(page)}, not {version}"
+        page.wait_for_timeout(40)
 
 
 def status(page: Any) -> str:
     return str(page.get_attribute("[data-testid=turn]", "data-status"))
+
+
+def click_something(page: Any, rng: random.Random, rarely: str = "") -> bool:
+    """Click one of the board's click targets (those matching ``rarely`` one time in six);
+    False when the board offers none now."""
+    classes = page.locator(CLICKABLE).evaluate_all("els => els.map(e => String(e.getAttribute('class')))")
+    if not classes:
+        return False
+    indices = [i for i, c in enumerate(classes) if not (rarely and rarely in c)] or list(range(len(classes)))
+    if len(indices) < len(classes) and rng.random() < 1 / 6:
+        indices = list(range(len(classes)))
+    before = board_version(page)
+    try:
+        page.locator(CLICKABLE).nth(rng.choice(indices)).click(timeout=2000)
+    except Exception:  # the board was redrawn under the click (the other player moved): look again
+        return True
+    deadline = time.monotonic() + 5
+    while board_version(page) == before and time.monotonic() < deadline:
+        if page.locator(f"{BOARD} .sk-selected").count():
+            break  # a narrowing step: nothing played yet
+        page.wait_for_timeout(30)
+    return True
+
+
+def totals(page: Any) -> dict[int, int]:
+    page.wait_for_selector("[data-testid=score-total]", timeout=30_000)
+    cells = page.locator("[data-testid=score-total]")
+    seats = [int(str(cells.nth(i).get_attribute("data-seat"))) for i in range(cells.count())]
+    return {seat: int(cells.nth(i).inner_text()) for i, seat in enumerate(seats)}

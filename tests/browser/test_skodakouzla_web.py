@@ -1,0 +1,36 @@
+"""Škoda kouzla in a real Chromium: a person against the default bot to the end, by clicking cards
+on the board (a card named by several actions narrows among them), and the same final score as
+``GET /score``."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from browserui import BOARD, board_version, click_something, create_in_form, open_seat, status, totals
+from conftest import Web
+
+
+def test_a_duel_against_the_bot_to_the_end(web: Web, new_page: Any, screenshots: Path) -> None:
+    page = new_page(1200, 1000)
+    (link,) = create_in_form(page, web.url, "skodakouzla", humans=1)
+    open_seat(page, link)
+    game_id = page.url.rsplit("/", 1)[1]
+    rng = random.Random(5)
+    deadline = time.monotonic() + 120
+    narrowed = shot = False
+    while status(page) != "finished":
+        assert time.monotonic() < deadline, "the duel did not end within 120 s of clicking"
+        if not click_something(page, rng, rarely="sk-choice"):  # the phase's end now and then
+            page.wait_for_timeout(50)
+        narrowed = narrowed or page.locator(f"{BOARD} .sk-selected").count() > 0
+        if not shot and board_version(page) > 40 and status(page) == "active":
+            page.locator(BOARD).screenshot(path=str(screenshots / "skodakouzla.png"))
+            shot = True
+    assert narrowed, "no card ever needed a second step"
+    score = web.api.get(f"/api/v1/games/{game_id}/score").body
+    assert totals(page) == {s["seat"]: s["total"] for s in score["seats"]}
+    lines = page.locator("[data-testid=log] li").all_inner_texts()
+    assert any("Player 1" in line for line in lines) and any("Bot 2" in line for line in lines)
