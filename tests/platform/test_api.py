@@ -61,6 +61,32 @@ def test_lobby_filters_and_paginates(api: Client, game: dict[str, Any]) -> None:
     assert api.get("/api/v1/games?status=sleeping").status == 422
 
 
+def test_the_lobby_status_filter_lists_only_games_of_that_status(api: Client, pool: Any) -> None:
+    """A game played to its end waits for scoring (no worker here); ``?status=`` tells it apart."""
+    from games import load
+    from games.rng import Rng
+    from projections import commands, lobby
+    from projections.fold import load as fold
+
+    rules = load(GAME)
+    running, ended = create(api, GAME, HUMANS)["id"], create(api, GAME, HUMANS)["id"]
+    with pool.connection() as conn:
+        row = lobby.get(conn, UUID(ended))
+        while row.status == "active":
+            state, seat = fold(conn, row.id, rules).state, row.to_move[0]
+            actions = rules.legal_actions(state, seat)
+            command = rules.BOTS["random"](rules.view(state, seat), actions, Rng(b"s", f"v{row.version}"))
+            commands.play(conn, row.id, seat, command)
+            row = lobby.get(conn, row.id)
+    listed = {
+        status: {g["id"]: g["status"] for g in api.get(f"/api/v1/games?status={status}&page_size=100").body}
+        for status in ("active", "scoring")
+    }
+    assert running in listed["active"] and ended not in listed["active"]
+    assert ended in listed["scoring"] and running not in listed["scoring"]
+    assert set(listed["active"].values()) == {"active"} and set(listed["scoring"].values()) == {"scoring"}
+
+
 def test_views_are_per_seat_and_spectators_need_no_token(api: Client, game: dict[str, Any]) -> None:
     tokens = [s["token"] for s in game["seats"]]
     spectator = api.get(game_path(game, "/state"))
