@@ -136,7 +136,7 @@ class Table:
                 self.say(f"waiting for {waiting} …")
                 state = self.me.wait(self.game_id, state["version"], WAIT) or state
             self.news()
-        self.say(render(state["view"], indent="  "))
+        self.say(render(state["view"], self.names, indent="  "))
         self.result()
         return 0
 
@@ -157,7 +157,7 @@ class Table:
             return True
         named = {**self.names, **aliases(state["view"], self.names)}
         self.say(f"\n— version {state['version']}, your move —")
-        self.say(render(state["view"], indent="  "))
+        self.say(render(state["view"], self.names, indent="  "))
         described = [describe(a, named) for a in actions]
         for i, (action, words) in enumerate(zip(actions, described, strict=True), 1):
             twin = described.count(words) > 1

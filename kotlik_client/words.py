@@ -17,23 +17,31 @@ _OWN_IDS = ("uid", "id")
 
 
 def names(catalog: Any, lang: str = "en") -> dict[str, str]:
-    """Every id the catalog names, with its name in ``lang`` (English, else any, as a fallback)."""
+    """Every id the catalog names, with its name in ``lang`` (English, else any, as a fallback).
+
+    A named object's id is its ``id``, or else its key in a map of such objects (one without an
+    ``id`` of its own: Carcassonne's ``figures``); a named part of an object with an id (a
+    Čarodění goal's ``easy`` side) is no id of its own. One-letter ids (Carcassonne's tile kinds)
+    are left out: too many other values are one letter (the edges ``N``, ``E``, ``S``, ``W``).
+    """
     found: dict[str, str] = {}
-    for key, node in _walk(catalog, None):
+    for key, node, parent in _walk(catalog, None, None):
         localized = node.get("names") if isinstance(node, dict) else None
-        ident = node.get("id") if isinstance(node, dict) else None
-        ident = ident if isinstance(ident, str) else key
-        if isinstance(localized, dict) and isinstance(ident, str) and ident != "game":
-            name = localized.get(lang) or localized.get("en") or next(iter(localized.values()), None)
-            if isinstance(name, str):
-                found.setdefault(ident, name)
+        if not isinstance(localized, dict):
+            continue
+        ident = node.get("id")
+        if not isinstance(ident, str) and isinstance(parent, dict) and "id" not in parent:
+            ident = key
+        name = localized.get(lang) or localized.get("en") or next(iter(localized.values()), None)
+        if isinstance(ident, str) and len(ident) > 1 and isinstance(name, str):
+            found.setdefault(ident, name)
     return found
 
 
 def aliases(view: Any, named: Mapping[str, str]) -> dict[str, str]:
     """Ids of the view's own (``uid``) for objects that hold exactly one piece of named content."""
     found: dict[str, str] = {}
-    for _, node in _walk(view, None):
+    for _, node, _ in _walk(view, None, None):
         if not isinstance(node, dict):
             continue
         content = [v for v in node.values() if isinstance(v, str) and v in named]
@@ -64,37 +72,71 @@ def _value(value: Any, named: Mapping[str, str]) -> str:
     return str(value)
 
 
-def render(view: Any, width: int = 100, indent: str = "") -> str:
-    """The view pretty-printed compactly: one line per field, nested fields indented, and any
-    part that fits in ``width`` (and any list of plain values) on one line as compact JSON."""
+def render(view: Any, named: Mapping[str, str] | None = None, width: int = 100, indent: str = "") -> str:
+    """The view pretty-printed compactly: short fields packed several to a line, longer ones
+    nested below their name, and ids the catalog names shown by their names."""
     lines: list[str] = []
-    _render(view, indent, width, lines)
+    _render(view, named or {}, indent, width, lines, "")
     return "\n".join(lines)
 
 
-def _render(value: Any, indent: str, width: int, lines: list[str], label: str = "") -> None:
-    flat = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    head = f"{indent}{label}"
-    scalars = isinstance(value, list) and not any(isinstance(v, dict | list) for v in value)
-    if len(head) + len(flat) <= width or scalars or not isinstance(value, dict | list) or not value:
-        lines.append(head + flat)
+def _render(
+    value: Any, named: Mapping[str, str], indent: str, width: int, lines: list[str], label: str
+) -> None:
+    flat = _inline(value, named)
+    plain = isinstance(value, list) and not any(isinstance(v, dict | list) for v in value)
+    if (
+        len(indent) + len(label) + len(flat) <= width
+        or plain
+        or not isinstance(value, dict | list)
+        or not value
+    ):
+        lines.append(f"{indent}{label}{flat}")
         return
     if label:
-        lines.append(head.rstrip())
+        lines.append(f"{indent}{label.rstrip()}")
         indent += "  "
-    if isinstance(value, dict):
-        for key, item in value.items():
-            _render(item, indent, width, lines, f"{key}: ")
-    else:
+    if isinstance(value, list):
         for item in value:
-            _render(item, indent, width, lines, "- ")
+            start = len(lines)
+            _render(item, named, indent + "  ", width, lines, "")
+            lines[start] = f"{indent}- {lines[start][len(indent) + 2 :]}"
+        return
+    packed = ""
+    for key, item in value.items():
+        text = f"{key}: {_inline(item, named)}"
+        if len(text) > width // 2:
+            if packed:
+                lines.append(packed)
+                packed = ""
+            _render(item, named, indent, width, lines, f"{key}: ")
+        elif packed and len(packed) + 3 + len(text) <= width:
+            packed += f"   {text}"
+        else:
+            if packed:
+                lines.append(packed)
+            packed = f"{indent}{text}"
+    if packed:
+        lines.append(packed)
 
 
-def _walk(node: Any, key: str | None) -> Iterator[tuple[str | None, Any]]:
-    yield key, node
+def _inline(value: Any, named: Mapping[str, str]) -> str:
+    """One line: ``{uid: p0.02, card: Shield}``, ``[1, 2]``, names for the catalog's ids."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_inline(v, named)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_inline(v, named) for v in value) + "]"
+    if isinstance(value, str):
+        return named.get(value, value)
+    return json.dumps(value)
+
+
+def _walk(node: Any, key: str | None, parent: Any) -> Iterator[tuple[str | None, Any, Any]]:
+    """Every node with its key (in a map) and the object or list it is in."""
+    yield key, node, parent
     if isinstance(node, dict):
         for k, v in node.items():
-            yield from _walk(v, str(k))
+            yield from _walk(v, str(k), node)
     elif isinstance(node, list):
         for v in node:
-            yield from _walk(v, None)
+            yield from _walk(v, None, node)
