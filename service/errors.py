@@ -18,7 +18,7 @@ from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from events import VersionConflict
-from games import UnknownGame
+from games import UnknownGame, UnknownRulesVersion
 from games.interface import GameError, IllegalMove, InvalidOptions, NotYourTurn
 from projections import lobby
 from projections.commands import GameOver, KeyReused
@@ -49,6 +49,9 @@ STATUS: dict[type[Exception], tuple[int, str, str]] = {
     IllegalMove: (422, "illegal-move", "Illegal move"),
     InvalidOptions: (422, "invalid-options", "Invalid game options"),
     KeyReused: (422, "idempotency-key-reused", "Idempotency-Key reused"),
+    # A game stored under rules this server does not ship (a deploy rolled back, a fleet mid-upgrade):
+    # the game is fine, this server cannot play it; one that ships those rules can.
+    UnknownRulesVersion: (503, "unknown-rules-version", "Rules version not on this server"),
 }
 
 

@@ -124,3 +124,23 @@ def test_stored_games_keep_their_rules_version_after_a_rule_change(
     first = next(e for e in events if e["type"] == "Rolled")
     assert [p.version for p in verdict.problems] == [first["version"]]
     assert "double: expected true, found nothing" in verdict.problems[0].how
+
+
+def test_a_game_under_rules_this_server_does_not_ship_gets_a_clear_problem(
+    app: Any, pool: Any, deploy: Callable[[str], None]
+) -> None:
+    """A deploy rolled back past a game's rules version: 503 naming the version, not a 500."""
+    client = app.test_client()
+    deploy("after")
+    with pool.connection() as conn:
+        game_id = commands.create_game(conn, "tally", SEATS, {}).game.id
+    _roll(pool, game_id, 1)
+    deploy("before")
+    for path in ("/state", "/state?at=2", "/events", "/export", "/stream"):
+        reply = client.get(f"/api/v1/games/{game_id}{path}")
+        assert reply.status_code == 503, (path, reply.data)
+        problem = reply.get_json()
+        assert reply.mimetype == "application/problem+json" and problem["status"] == 503
+        assert problem["type"].endswith("/unknown-rules-version"), problem
+        assert "tally has no rules version 2" in problem["detail"], problem
+    assert client.get(f"/api/v1/games/{game_id}").get_json()["rules_version"] == 2
