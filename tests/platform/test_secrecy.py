@@ -23,7 +23,7 @@ import json
 import os
 import random
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -42,9 +42,9 @@ from projections.fold import PLATFORM, load, opening_version
 COMMANDS = 8
 
 
-def _cases(api: Client) -> list[tuple[str, list[dict[str, Any]], dict[str, Any]]]:
+def _cases() -> list[tuple[str, list[dict[str, Any]], dict[str, Any]]]:
     """Each game with every option that adds a secret; arrangements from the games' catalogs."""
-    kk_cards = [c["id"] for c in api.get("/api/v1/catalog/kupferkessel").body["cards"]]
+    kk_cards = [c["id"] for c in games.load("kupferkessel").catalog()["cards"]]
     two = [{"name": "A"}, {"name": "B"}]
     return [
         ("kupferkessel", two, {"recipes": True, "arranged": {"deck": list(reversed(kk_cards))}}),
@@ -54,6 +54,11 @@ def _cases(api: Client) -> list[tuple[str, list[dict[str, Any]], dict[str, Any]]
         ("carodeni", [{"name": "A"}, {"name": "Ostara"}], {"solo": True, "difficulty": "experienced"}),
         ("carcassonne", [*two, {"name": "C"}], {"arranged": ["U.1", "V.1", "X.1"]}),
     ]
+
+
+CASES = _cases()
+IDS = ["kupferkessel-recipes-arranged", "skodakouzla-arranged", "carodeni-animals", "carodeni-solo",
+       "carcassonne-arranged"]
 
 
 @dataclass
@@ -174,7 +179,7 @@ def _no_secret(secrets: set[str], where: str, *answers: Any) -> None:
     assert not leaked, f"{where} shows what the game hides from this seat: {sorted(leaked)[:10]}"
 
 
-def _check(table: Table, pool: Any, *, replays: Iterator[int] | range, stream: bool) -> dict[int | None, Any]:
+def _check(table: Table, pool: Any, *, replays: Sequence[int], stream: bool) -> dict[int | None, Any]:
     """Every read path, for every seat and the spectator, against the game's own oracle."""
     path = table.path
     seen: dict[int | None, Any] = {}
@@ -283,23 +288,25 @@ def _play(table: Table, pool: Any, commands: int, seed: int) -> None:
     assert hides, "the seats must see differently, or this game proves nothing"
 
 
-def _tables(live_url: str) -> Iterator[Table]:
+def _table(live_url: str, case: tuple[str, list[dict[str, Any]], dict[str, Any]]) -> Table:
     api = Client(live_url)
-    for game_id, seats, options in _cases(api):
-        game = create(api, game_id, seats, options)
-        clients: dict[int | None, Client] = {None: api}
-        clients.update({s["seat"]: api.seat(s["token"]) for s in game["seats"]})
-        yield Table(api, game, games.load(game_id), clients)
+    game_id, seats, options = case
+    game = create(api, game_id, seats, options)
+    clients: dict[int | None, Client] = {None: api}
+    clients.update({s["seat"]: api.seat(s["token"]) for s in game["seats"]})
+    return Table(api, game, games.load(game_id), clients)
 
 
-def test_every_read_path_shows_each_seat_only_what_its_game_allows(live_url: str, pool: Any) -> None:
-    for n, table in enumerate(_tables(live_url)):
-        _play(table, pool, COMMANDS, seed=n)
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_every_read_path_shows_each_seat_only_what_its_game_allows(
+    live_url: str, pool: Any, case: tuple[str, list[dict[str, Any]], dict[str, Any]]
+) -> None:
+    _play(_table(live_url, case), pool, COMMANDS, seed=CASES.index(case))
 
 
 def test_a_replay_of_a_running_kupferkessel_cannot_rebuild_a_cauldron(live_url: str, pool: Any) -> None:
     """The issue's leak: ``?at=`` for every version showed each top card later covered."""
-    table = next(_tables(live_url))
+    table = _table(live_url, CASES[0])
     choose, rng = table.rules.BOTS["random"], Rng(b"cauldron", "secrecy")
     for _ in range(12):
         client = table.clients[table.api.get(table.path).body["to_move"][0]]
@@ -320,10 +327,12 @@ def test_a_replay_of_a_running_kupferkessel_cannot_rebuild_a_cauldron(live_url: 
 
 
 @pytest.mark.slow
-def test_longer_games_show_each_seat_only_what_its_game_allows(live_url: str, pool: Any) -> None:
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_longer_games_show_each_seat_only_what_its_game_allows(
+    live_url: str, pool: Any, case: tuple[str, list[dict[str, Any]], dict[str, Any]]
+) -> None:
     commands = int(os.environ.get("KOTLIK_SECRECY_COMMANDS", "60"))
-    for n, table in enumerate(_tables(live_url)):
-        _play(table, pool, commands, seed=100 + n)
+    _play(_table(live_url, case), pool, commands, seed=100 + CASES.index(case))
 
 
 def test_a_running_games_seed_is_read_only_by_the_deciding_code_and_revealed_when_scored(pool: Any) -> None:
