@@ -18,7 +18,8 @@ function headers(token, extra = {}) {
 
 /** GET a JSON resource; resolves to {body, etag, response}. */
 export async function get(path, token) {
-  const response = await fetch(API + path, { headers: headers(token) });
+  // no-store: one URL answers each seat differently (Authorization), so no browser cache may mix them
+  const response = await fetch(API + path, { headers: headers(token), cache: "no-store" });
   const body = await response.json().catch(() => null);
   if (!response.ok) throw new Problem(response.status, body);
   return { body, etag: response.headers.get("ETag"), response };

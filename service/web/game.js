@@ -46,7 +46,7 @@ class Game {
   layout() {
     const name = nameOf(this.catalog);
     this.headerEl = h("div", { class: "game-head" });
-    this.boardEl = h("div", { class: "board", "data-testid": "board", "data-game": this.summary.game });
+    this.boardEl = h("div", { class: "board", "data-testid": "board", "data-game": this.summary.game, tabindex: "-1" });
     this.actionsEl = h("div", { class: "actions", "data-testid": "actions" });
     this.slider = h("input", { type: "range", min: 0, max: 0, step: 1, "data-testid": "replay", "aria-label": t("replay") });
     this.sliderLabel = h("output", { "data-testid": "replay-version" });
@@ -151,7 +151,7 @@ class Game {
       h("ul", { class: "players" }, s.seats.map((p) => h("li", {
         class: [s.to_move.includes(p.seat) && s.status === "active" ? "to-move" : "", p.seat === this.seat ? "me" : ""].join(" "),
       }, p.name, p.bot ? ` (${t("bot")})` : "", p.seat === this.seat ? ` — ${t("you")}` : ""))),
-      h("p", { class: "turn", "data-testid": "turn", "data-status": s.status }, turn),
+      h("p", { class: "turn", role: "status", "data-testid": "turn", "data-status": s.status }, turn),
       ...(this.seat == null ? [h("p", { class: "muted" }, t("spectator"))] : []),
     );
   }
@@ -190,11 +190,17 @@ class Game {
     this.boardEl.dataset.version = String(version);
     this.boardEl.dataset.replay = String(replay);
     const ctx = this.ctx(version, view, replay);
+    const hadFocus = this.boardEl.contains(document.activeElement);
     try {
       this.board.render(this.boardEl, ctx);
     } catch (error) {
       console.error(error);
       fallback.render(this.boardEl, ctx);
+    }
+    if (hadFocus) {
+      // a keyboard player keeps their place: the next thing to act on, else the board itself
+      const next = this.boardEl.querySelector("[data-action], [data-select]");
+      (next || this.boardEl).focus();
     }
     this.viewJson.textContent = JSON.stringify(view, null, 1);
   }

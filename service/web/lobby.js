@@ -6,9 +6,10 @@ import { nameOf, t } from "./i18n.js";
 import * as tokens from "./tokens.js";
 
 export async function show(root) {
-  const [{ body: catalog }, { body: active }, { body: finished }] = await Promise.all([
+  const [{ body: catalog }, { body: active }, { body: scoring }, { body: finished }] = await Promise.all([
     api.get("/catalog"),
     api.get("/games?page_size=50&status=active"),
+    api.get("/games?page_size=20&status=scoring"),
     api.get("/games?page_size=30&status=finished"),
   ]);
   const kinds = Object.fromEntries(catalog.map((g) => [g.game, g]));
@@ -28,7 +29,7 @@ export async function show(root) {
         ))),
     ),
     section(t("myGames"), "my-games", mine.filter(Boolean), kinds, held),
-    section(t("inProgress"), "in-progress", active, kinds, held),
+    section(t("inProgress"), "in-progress", [...scoring, ...active], kinds, held),
     section(t("finished"), "finished", finished, kinds, held),
   );
 }

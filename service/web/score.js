@@ -9,7 +9,7 @@ export function scoreSection(score, summary, catalog) {
   const name = (seat) => summary.seats[seat]?.name ?? t("seatN", seat);
   const winners = new Set(score.winners);
   const table = h("table", { "data-testid": "score-table" },
-    h("thead", {}, h("tr", {}, h("th", {}, t("player")), parts.map((p) => h("th", {}, label(p, catalog))), h("th", {}, t("total")))),
+    h("thead", {}, h("tr", {}, h("th", {}, t("player")), parts.map((p) => h("th", {}, label(p))), h("th", {}, t("total")))),
     h("tbody", {}, score.seats.map((s) => h("tr", { class: winners.has(s.seat) ? "winner" : "", "data-seat": s.seat },
       h("th", {}, name(s.seat), winners.has(s.seat) ? " ★" : ""),
       parts.map((p) => h("td", {}, s.breakdown[p] ?? 0)),
@@ -17,37 +17,47 @@ export function scoreSection(score, summary, catalog) {
   return h("section", { "data-testid": "score" },
     h("h3", {}, t("score")),
     h("div", { class: "table-scroll" }, table),
-    chart(score, parts, name, catalog));
+    chart(score, parts, name));
 }
 
-function label(part, catalog) {
+function label(part) {
   return part.replaceAll("_", " ");
 }
 
 function chart(score, parts, name) {
-  const width = 320, row = 28, left = 90;
-  const max = Math.max(1, ...score.seats.map((s) => Object.values(s.breakdown).filter((v) => v > 0).reduce((a, b) => a + b, 0)));
-  const scale = (width - left - 30) / max;
+  // each seat's parts stacked from a zero line: gains to the right, losses (a negative part) to the left
+  const width = 340, row = 28, left = 90, right = 34;
+  const sums = score.seats.map((s) => {
+    const values = parts.map((p) => s.breakdown[p] ?? 0);
+    return [values.filter((v) => v < 0).reduce((a, b) => a + b, 0), values.filter((v) => v > 0).reduce((a, b) => a + b, 0)];
+  });
+  const low = Math.min(0, ...sums.map(([n]) => n));
+  const high = Math.max(1, ...sums.map(([, p]) => p));
+  const scale = (width - left - right) / (high - low);
+  const zero = left + -low * scale;
   const height = score.seats.length * row + 20 + Math.ceil(parts.length / 3) * 16;
   const bars = score.seats.map((s, i) => {
-    let x = left;
     const y = 4 + i * row;
+    let plus = zero, minus = zero;
     const segments = parts.map((p, j) => {
-      const v = Math.max(0, s.breakdown[p] ?? 0);
-      const seg = h("rect", { x, y, width: v * scale, height: row - 8, fill: COLOURS[j % COLOURS.length] },
-        h("title", {}, `${p}: ${s.breakdown[p] ?? 0}`));
-      x += v * scale;
-      return seg;
+      const v = s.breakdown[p] ?? 0;
+      if (!v) return null;
+      const w = Math.abs(v) * scale;
+      const x = v > 0 ? plus : minus - w;
+      if (v > 0) plus += w; else minus -= w;
+      return h("rect", { x, y, width: w, height: row - 8, fill: COLOURS[j % COLOURS.length], "fill-opacity": v < 0 ? 0.55 : 1 },
+        h("title", {}, `${p}: ${v}`));
     });
-    return h("g", {},
-      h("text", { x: left - 6, y: y + row / 2, "text-anchor": "end", "font-size": 12 }, name(s.seat)),
+    return h("g", { "data-seat": s.seat },
+      h("text", { x: 4, y: y + row / 2, "font-size": 12 }, name(s.seat)),
       segments,
-      h("text", { x: x + 4, y: y + row / 2, "font-size": 12 }, String(s.total)));
+      h("text", { x: plus + 4, y: y + row / 2, "font-size": 12, "font-weight": 700 }, String(s.total)));
   });
+  const axis = h("line", { x1: zero, x2: zero, y1: 0, y2: score.seats.length * row, stroke: "#444" });
   const legendY = score.seats.length * row + 14;
   const legend = parts.map((p, j) => h("g", {},
-    h("rect", { x: 4 + (j % 3) * 105, y: legendY + Math.floor(j / 3) * 16 - 9, width: 10, height: 10, fill: COLOURS[j % COLOURS.length] }),
-    h("text", { x: 18 + (j % 3) * 105, y: legendY + Math.floor(j / 3) * 16, "font-size": 10 }, p.replaceAll("_", " "))));
+    h("rect", { x: 4 + (j % 3) * 110, y: legendY + Math.floor(j / 3) * 16 - 9, width: 10, height: 10, fill: COLOURS[j % COLOURS.length] }),
+    h("text", { x: 18 + (j % 3) * 110, y: legendY + Math.floor(j / 3) * 16, "font-size": 10 }, p.replaceAll("_", " "))));
   return h("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "aria-label": t("chart"), "data-testid": "score-chart" },
-    bars, legend);
+    bars, axis, legend);
 }

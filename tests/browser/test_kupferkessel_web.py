@@ -15,7 +15,9 @@ from browserui import (
     BOARD,
     board_version,
     click_something,
+    create,
     create_in_form,
+    invite,
     open_seat,
     status,
     totals,
@@ -117,16 +119,20 @@ def test_a_phone_width_page_has_no_horizontal_scroll(
     played: dict[str, Any], web: Web, new_page: Any, screenshots: Path
 ) -> None:
     page = new_page(390, 844)
+    duel = create(web.api, "skodakouzla", [{"name": "Phone"}, {"name": "Bot", "bot": "default"}])
     for where, ready in (
         ("/", "[data-testid=hosted-game]"),
         ("/#/new/skodakouzla", "[data-testid=create-form]"),
         (f"/#/game/{played['id']}", f"{BOARD}[data-version]"),
+        (invite(web.url, duel, 0).removeprefix(web.url), f"{BOARD}[data-version]"),
     ):
         page.goto(web.url + where)
         page.wait_for_selector(ready)
         page.wait_for_timeout(200)
         width = page.locator("html").evaluate("e => e.scrollWidth")
         assert width <= 390, f"{where} scrolls sideways: {width} px"
+    hand = page.locator(f"{BOARD} [data-testid=hand-0] [data-card]")
+    assert hand.count() == 3, "the seat's own hand is not shown"
     page.screenshot(path=str(screenshots / "kupferkessel-phone.png"), full_page=True)
 
 
