@@ -4,12 +4,22 @@ on the board (a card named by several actions narrows among them), and the same 
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from pathlib import Path
 from typing import Any
 
-from browserui import BOARD, board_version, click_something, create_in_form, open_seat, status, totals
+from browserui import (
+    BOARD,
+    board_version,
+    click_something,
+    create_in_form,
+    open_seat,
+    status,
+    totals,
+    wait_for_version,
+)
 from conftest import Web
 
 
@@ -29,8 +39,28 @@ def test_a_duel_against_the_bot_to_the_end(web: Web, new_page: Any, screenshots:
         if not shot and board_version(page) > 40 and status(page) == "active":
             page.locator(BOARD).screenshot(path=str(screenshots / "skodakouzla.png"))
             shot = True
+            own_past(page, web, game_id)
     assert narrowed, "no card ever needed a second step"
     score = web.api.get(f"/api/v1/games/{game_id}/score").body
     assert totals(page) == {s["seat"]: s["total"] for s in score["seats"]}
     lines = page.locator("[data-testid=log] li").all_inner_texts()
     assert any("Player 1" in line for line in lines) and any("Bot 2" in line for line in lines)
+
+
+def own_past(page: Any, web: Web, game_id: str) -> None:
+    """While the game runs, the slider shows the seat's own past as ``?at=`` gives it to that seat."""
+    token = json.loads(page.evaluate("() => localStorage.getItem('kotlik.seats')"))[game_id]["token"]
+    slider = page.locator("[data-testid=replay]")
+    low = int(str(slider.get_attribute("min")))
+    slider.focus()
+    page.keyboard.press("Home")
+    wait_for_version(page, low)
+    assert page.get_attribute(BOARD, "data-replay") == "true"
+    assert page.locator(f"{BOARD} [data-action], {BOARD} [data-select]").count() == 0  # no moves in the past
+    expected = web.api.seat(token).get(f"/api/v1/games/{game_id}/state?at={low}").body["view"]
+    assert json.loads(page.locator("[data-testid=view-json]").text_content() or "null") == expected
+    page.keyboard.press("End")
+    deadline = time.monotonic() + 10
+    while page.get_attribute(BOARD, "data-replay") != "false":
+        assert time.monotonic() < deadline, "the slider's end did not come back to the live table"
+        page.wait_for_timeout(40)
