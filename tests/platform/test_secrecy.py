@@ -23,7 +23,7 @@ import json
 import os
 import random
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -49,16 +49,29 @@ def _cases() -> list[tuple[str, list[dict[str, Any]], dict[str, Any]]]:
     return [
         ("kupferkessel", two, {"recipes": True, "arranged": {"deck": list(reversed(kk_cards))}}),
         ("skodakouzla", two, {"arranged": {"shop": ["drak"], "decks": [["mec", "stit"], ["stit"]]}}),
-        ("carodeni", [*two, {"name": "C"}], {"animals": True, "animal_goals": 1}),
+        (
+            "carodeni",
+            [*two, {"name": "C"}],
+            {"animals": True, "animal_goals": 1, "arranged": {"witch_deck": ["W07", "W03", "W11", "W20"]}},
+        ),
         # The solo game: Ostara's seat is played through the API like any other (`ostara_turn`).
-        ("carodeni", [{"name": "A"}, {"name": "Ostara"}], {"solo": True, "difficulty": "experienced"}),
+        (
+            "carodeni",
+            [{"name": "A"}, {"name": "Ostara"}],
+            {"solo": True, "difficulty": "experienced", "arranged": {"ostara_tokens": [["O2", "O1"]]}},
+        ),
         ("carcassonne", [*two, {"name": "C"}], {"arranged": ["U.1", "V.1", "X.1"]}),
     ]
 
 
 CASES = _cases()
-IDS = ["kupferkessel-recipes-arranged", "skodakouzla-arranged", "carodeni-animals", "carodeni-solo",
-       "carcassonne-arranged"]
+IDS = [
+    "kupferkessel-recipes-arranged",
+    "skodakouzla-arranged",
+    "carodeni-animals-arranged",
+    "carodeni-solo-arranged",
+    "carcassonne-arranged",
+]
 
 
 @dataclass
@@ -122,6 +135,17 @@ class Oracle:
             then = load(conn, self.row.id, self.rules, at=at).state
         return self.rules.recall(self.state, then, self.seat)
 
+    def hidden_options(self) -> dict[str, Any]:
+        """The options (as created) whose values the game's own redaction of its opening event
+        changes or drops for this seat: an arrangement, say."""
+        assert self.row is not None
+        game_events = (e for e in self.events if not e.type.startswith(PLATFORM))
+        opening = next((e for e in game_events if "options" in e.data), None)
+        if opening is None:
+            return {}
+        shown = self.rules.redact(self.state, opening.body(), self.seat).get("options") or {}
+        return {k: v for k, v in self.row.options.items() if k not in shown or shown[k] != v}
+
     def secrets(self) -> set[str]:
         """Every string of the raw log, state and arrangement that nothing the game shows this seat
         contains: the oracle's own list of what is hidden from it."""
@@ -172,6 +196,26 @@ def _streamed(client: Client, path: str, last: int) -> list[dict[str, Any]]:
             if line.startswith("data: ") and line.strip() != "data: {}":
                 events.append(json.loads(line[6:]))
     return events
+
+
+def _options_kept(hidden: dict[str, Any], where: str, *answers: Any) -> None:
+    """No ``options`` anywhere in the answers shows an option the game hides as it is."""
+
+    def found(value: Any) -> Iterator[dict[str, Any]]:
+        if isinstance(value, dict):
+            if isinstance(value.get("options"), dict):
+                yield value["options"]
+            for v in value.values():
+                yield from found(v)
+        elif isinstance(value, list):
+            for v in value:
+                yield from found(v)
+
+    shown = list(found(list(answers)))
+    assert shown, f"{where}: the answers name no options, so this proves nothing"
+    for options in shown:
+        leaked = [k for k, v in hidden.items() if k in options and options[k] == v]
+        assert not leaked, f"{where} shows options the game hides: {leaked}"
 
 
 def _no_secret(secrets: set[str], where: str, *answers: Any) -> None:
@@ -225,6 +269,7 @@ def _check(table: Table, pool: Any, *, replays: Sequence[int], stream: bool) -> 
         if stream:
             assert _plain(streamed) == oracle.log(), f"{where}: /stream"
 
+        _options_kept(oracle.hidden_options(), where, log, summary, listed, lines, streamed)
         answers = [a for s, a in table.answers if s == seat]
         _no_secret(
             secrets,
