@@ -37,6 +37,11 @@ TABLES: dict[str, tuple[str, ...]] = {
     "snapshots": ("SELECT", "INSERT"),
     "scores": ("SELECT", "INSERT"),
     "outbox": ("SELECT", "INSERT", "UPDATE"),
+    # Players and their seats, webhooks and their deliveries (alembic 0005, issue 10).
+    "players": ("SELECT", "INSERT"),
+    "game_players": ("SELECT", "INSERT"),
+    "webhooks": ("SELECT", "INSERT"),
+    "deliveries": ("SELECT", "INSERT", "UPDATE"),
     "alembic_version": ("SELECT",),
     # The default broker's queue (workers/broker.py): messages are taken by deleting them.
     "kombu_queue": ("SELECT", "INSERT", "UPDATE", "DELETE"),

@@ -8,6 +8,7 @@ a crash between the append and the enqueue. What it returns carries everything a
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import secrets
@@ -19,13 +20,14 @@ from uuid import UUID, uuid4
 
 import orjson
 from psycopg import Connection, errors
+from psycopg.types.json import Jsonb
 
 import games
 from events import NewEvent, StoredEvent, VersionConflict, append, read
 from events.outbox import Queued, enqueue
 from games.interface import Event, GameError, IllegalMove, InvalidOptions
 from games.rng import Rng
-from projections import lobby, tokens
+from projections import clocks, lobby, notify, players, tokens
 from projections.cache import CACHE
 from projections.fold import PLATFORM, Folded, fold, remember
 
@@ -48,6 +50,8 @@ class Created:
     tokens: dict[int, str]
     #: Outbox rows (a bot's first turn) to hand to the broker now that they are committed.
     queued: list[Queued]
+    #: The creator's webhooks for this game, each with its signing secret, shown once.
+    webhooks: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -64,10 +68,25 @@ class Played:
 
 
 def create_game(
-    conn: Connection[Any], game_id: str, seats: list[dict[str, Any]], options: dict[str, Any]
+    conn: Connection[Any],
+    game_id: str,
+    seats: list[dict[str, Any]],
+    options: dict[str, Any],
+    *,
+    clock: dict[str, Any] | None = None,
+    webhooks: list[dict[str, Any]] | None = None,
+    rematch_of: UUID | None = None,
 ) -> Created:
+    """A new game; seats may name a ``player`` (bound to it), ``clock`` is a parsed turn clock,
+    ``webhooks`` are the creator's for this game, ``rematch_of`` a finished game it follows."""
     game = games.load(game_id)
     _check_seats(game, seats)
+    bound = {i: UUID(str(s["player"])) for i, s in enumerate(seats) if s.get("player")}
+    if bound:
+        known = players.names(conn, list(set(bound.values())))
+        seats = [
+            {**s, "name": s.get("name") or known[bound[i]]} if i in bound else s for i, s in enumerate(seats)
+        ]
     seed = secrets.token_bytes(32)
     seed_sha256 = hashlib.sha256(seed).hexdigest()
     opening = plain(game.setup(dict(options), len(seats), Rng(seed, "setup")))
@@ -84,6 +103,18 @@ def create_game(
     with conn.transaction():
         lobby.insert(conn, new_id, game_id, game.INFO.rules_version, options, seats, seed, seed_sha256)
         issued = {s["seat"]: tokens.issue(conn, new_id, s["seat"]) for s in seats if not s["bot"]}
+        if clock is not None:
+            conn.execute("UPDATE games SET clock = %s WHERE id = %s", (Jsonb(clock), new_id))
+        for seat, player in bound.items():
+            players.bind(conn, new_id, seat, player)
+        hooks = [notify.register(conn, h["url"], h["kinds"], game=new_id) for h in webhooks or []]
+        if rematch_of is not None:
+            taken = conn.execute(
+                "UPDATE games SET rematch = %s WHERE id = %s AND rematch IS NULL AND status = 'finished'",
+                (new_id, rematch_of),
+            )
+            if taken.rowcount != 1:
+                raise RematchTaken("this game is not finished, or its rematch has started already")
         stored = append(
             conn,
             new_id,
@@ -92,10 +123,10 @@ def create_game(
         )
         after = Folded(fold(game, (e.body() for e in stored)), stored[-1].version)
         arranged = bool(opening and opening[0].get("arranged"))
-        queued = _project(conn, new_id, game, seats, 0, after, arranged=arranged)
+        queued = _project(conn, new_id, game, seats, 0, after, arranged=arranged, clock=clock)
         row = lobby.get(conn, new_id)
     CACHE.put(new_id, after, stored)
-    return Created(row, issued, queued)
+    return Created(row, issued, queued, hooks)
 
 
 def play(
@@ -108,6 +139,7 @@ def play(
     command_id: str | None = None,
     bot: str | None = None,
     check: Check | None = None,
+    timed_out: bool = False,
 ) -> Played:
     """Decide ``command`` for ``seat`` and append what it caused; nothing is written on error.
 
@@ -142,9 +174,13 @@ def play(
                 "bot": bot,
                 "rules_version": game.INFO.rules_version,
             }
+            if timed_out:
+                meta["timed_out"] = True
             stored = append(conn, game_id, before.version, [_new(e, meta) for e in decided])
             after = Folded(fold(game, decided, before.state), stored[-1].version)
-            queued = _project(conn, game_id, game, row.seats, before.version, after)
+            queued = _project(
+                conn, game_id, game, row.seats, before.version, after, previous=row.to_move, clock=row.clock
+            )
             if command_id is not None:
                 conn.execute(
                     "INSERT INTO commands (game_id, command_id, request_hash, seat, first_version, "
@@ -163,14 +199,17 @@ def play(
     return Played(after.version, stored, row, after.state, queued=queued)
 
 
-def play_bot(conn: Connection[Any], game_id: UUID, seat: int, expected: int) -> Played | None:
+def play_bot(
+    conn: Connection[Any], game_id: UUID, seat: int, expected: int, *, timed_out: bool = False
+) -> Played | None:
     """Let the bot at ``seat`` move if the game is still at ``expected``; else do nothing.
 
     The bot sees only its seat's view and legal actions. Its rng is labelled by the version, so a
     redelivered task chooses the same command and the append at ``expected`` can succeed once.
+    ``timed_out``: a human seat ran out of time, and the game's ``default`` bot moves for it.
     """
     row = lobby.get(conn, game_id, secret=True)
-    name = row.seats[seat]["bot"]
+    name = TIMEOUT_BOT if timed_out else row.seats[seat]["bot"]
     if row.version != expected or row.over or seat not in row.to_move or not name:
         return None
     game = row.rules
@@ -178,26 +217,133 @@ def play_bot(conn: Connection[Any], game_id: UUID, seat: int, expected: int) -> 
     actions = game.legal_actions(state, seat)
     command = game.BOTS[name](game.view(state, seat), actions, Rng(_seed(row), f"bot:v{expected}"))
     try:
-        return play(conn, game_id, seat, command, expected_version=expected, bot=name)
+        return play(conn, game_id, seat, command, expected_version=expected, bot=name, timed_out=timed_out)
     except VersionConflict:
         return None
 
 
-def score_game(conn: Connection[Any], game_id: UUID, expected: int) -> dict[str, Any] | None:
-    """Write the final breakdown of a game that has ended, once; reveal its seed."""
+#: The bot that moves for a seat whose time ran out (``clock.on_timeout: bot``).
+TIMEOUT_BOT = "default"
+#: How the platform records that a seat left a game: resigned, or forfeited on time.
+RESIGNED = f"{PLATFORM}SeatResigned"
+
+
+class RematchTaken(GameError):
+    """A rematch of a game that is not finished, or of one whose rematch exists (HTTP 409)."""
+
+
+def resign(
+    conn: Connection[Any], game_id: UUID, seats: list[int], reason: str, *, expected: int | None = None
+) -> Played:
+    """End a running game with ``seats`` resigning (``reason``: ``resigned`` or ``forfeit``).
+
+    One platform event per seat, the same for every game (the rules never see it); the game goes
+    to scoring, which puts the resignation in the result (:func:`score_game`).
+    """
+    with conn.transaction():
+        row = lobby.get(conn, game_id, lock=True)
+        if expected is not None and expected != row.version:
+            raise VersionConflict(game_id, expected, row.version)
+        if row.over:
+            raise GameOver("the game is over")
+        game = row.rules
+        before = CACHE.state(conn, game_id, game, row.version)
+        meta = {"at": row.version, "rules_version": game.INFO.rules_version, "reason": reason}
+        new = [NewEvent(RESIGNED, {"seat": seat, "reason": reason}, {**meta, "seat": seat}) for seat in seats]
+        stored = append(conn, game_id, row.version, new)
+        version = stored[-1].version
+        lobby.advance(conn, game_id, version, [], "scoring")
+        clocks.restart(conn, game_id, row.clock, True, True)
+        queued = [enqueue(conn, task, args) for task, args in _work(game_id, row.seats, [], True, version)]
+    CACHE.put(game_id, Folded(before.state, version), stored)
+    return Played(version, stored, row, before.state, queued=queued)
+
+
+def timeout(conn: Connection[Any], game_id: UUID, expected: int) -> list[Queued]:
+    """Act on a clocked game whose seats to move ran out of time, if it is still at ``expected``.
+
+    ``bot``: the default bot makes the late human seats' moves until the turn passes on (the
+    deadline is reset then); ``forfeit``: the late human seats forfeit and the game ends. Each step
+    appends at the version it read, so two schedulers acting on the same expiry act once.
+    """
+    queued: list[Queued] = []
+    for _ in range(MAX_TIMEOUT_MOVES):
+        row = lobby.get(conn, game_id)
+        if row.version != expected or row.over or row.clock is None or not clocks.is_expired(conn, game_id):
+            break
+        late = [seat for seat in row.to_move if not row.seats[seat]["bot"]]
+        if not late:
+            break
+        if row.clock["on_timeout"] == "forfeit":
+            with contextlib.suppress(VersionConflict, GameOver):  # another scheduler was first
+                queued += resign(conn, game_id, late, "forfeit", expected=expected).queued
+            break
+        played = play_bot(conn, game_id, late[0], expected, timed_out=True)
+        if played is None:
+            break
+        queued += played.queued
+        expected = played.version
+    return queued
+
+
+#: The most moves a timed-out seat's bot makes in one go (a turn of many steps).
+MAX_TIMEOUT_MOVES = 50
+
+
+def score_game(
+    conn: Connection[Any], game_id: UUID, expected: int, queued: list[Queued] | None = None
+) -> dict[str, Any] | None:
+    """Write the final breakdown of a game that has ended, once; reveal its seed.
+
+    The outbox rows of its notices (``game_over``) are added to ``queued``, to hand over after.
+    """
     with conn.transaction():
         row = lobby.get(conn, game_id, lock=True, secret=True)
         if row.status != "scoring" or row.version != expected:
             return None
         game = row.rules
         folded = CACHE.state(conn, game_id, game, row.version)
-        result = game.score(folded.state)
+        left = _resigned(conn, game_id)
+        result = _resigned_result(game, folded.state, row.seats, left) if left else game.score(folded.state)
         meta = {"rules_version": game.INFO.rules_version}
         scored = NewEvent(f"{PLATFORM}GameScored", {"score": result, "seed": _seed(row).hex()}, meta)
         stored = append(conn, game_id, folded.version, [scored])
         lobby.finish(conn, game_id, stored[-1].version, result, row.seed)
+        notices = notify.notify(conn, game_id, "game_over", {"version": stored[-1].version, "result": result})
     CACHE.put(game_id, Folded(folded.state, stored[-1].version), stored)
+    if queued is not None:
+        queued += notices
     return dict(result)
+
+
+def _resigned(conn: Connection[Any], game_id: UUID) -> dict[int, str]:
+    """The seats that left the game, and how (``resigned``/``forfeit``)."""
+    rows = conn.execute(
+        "SELECT data FROM events WHERE game_id = %s AND type = %s ORDER BY version", (game_id, RESIGNED)
+    ).fetchall()
+    return {int(r["data"]["seat"]): str(r["data"]["reason"]) for r in rows}
+
+
+def _resigned_result(
+    game: ModuleType, state: Any, seats: list[dict[str, Any]], left: dict[int, str]
+) -> dict[str, Any]:
+    """The result of a game ended by resignation or forfeit, alike for every game: the seats
+    that left lose, every other seat wins, and the breakdown so far is kept where the rules can
+    give one."""
+    try:
+        breakdown = list(plain([game.score(state)])[0].get("seats") or [])
+    except Exception:  # the rules may score only an ended game; the result does without it
+        breakdown = []
+    by_seat = {b.get("seat"): b for b in breakdown if isinstance(b, dict)}
+    rows = []
+    for seat in range(len(seats)):
+        entry = {**by_seat.get(seat, {}), "seat": seat}
+        if seat in left:
+            entry["left"] = left[seat]
+        rows.append(entry)
+    winners = [seat for seat in range(len(seats)) if seat not in left]
+    ended = [{"seat": seat, "reason": reason} for seat, reason in left.items()]
+    return {"seats": rows, "winners": winners, "ended": ended}
 
 
 def _seed(row: lobby.GameRow) -> bytes:
@@ -235,13 +381,23 @@ def _project(
     before: int,
     after: Folded,
     arranged: bool | None = None,
+    *,
+    previous: list[int] | None = None,
+    clock: dict[str, Any] | None = None,
 ) -> list[Queued]:
-    """Bring the lobby, snapshots and outbox in step with the events just appended."""
+    """Bring the lobby, snapshots, clock, notices and outbox in step with the events just appended."""
     over = game.is_over(after.state)
     to_move = [] if over else list(game.to_move(after.state))
     lobby.advance(conn, game_id, after.version, to_move, "scoring" if over else "active", arranged)
     remember(conn, game_id, game, before, after)
-    return [enqueue(conn, task, args) for task, args in _work(game_id, seats, to_move, over, after.version)]
+    changed = to_move != (previous or [])
+    clocks.restart(conn, game_id, clock, changed, over)
+    queued = [enqueue(conn, task, args) for task, args in _work(game_id, seats, to_move, over, after.version)]
+    newly = [seat for seat in to_move if seat not in (previous or []) and not seats[seat]["bot"]]
+    if newly:
+        body = {"version": after.version, "to_move": to_move}
+        queued += notify.notify(conn, game_id, "your_turn", body, newly)
+    return queued
 
 
 def work_for(row: lobby.GameRow) -> list[tuple[str, list[Any]]]:

@@ -42,6 +42,12 @@ class GameRow:
     seed_sha256: str
     created_at: datetime
     updated_at: datetime
+    #: The turn clock (alembic ``0005``): ``{per_move, seconds, on_timeout, warn_seconds}`` or ``None``.
+    clock: dict[str, Any] | None = None
+    #: When the seats to move run out of time, while a clocked game runs.
+    deadline: datetime | None = None
+    #: The game a rematch of this one started, once one did.
+    rematch: UUID | None = None
 
     @property
     def over(self) -> bool:
@@ -55,12 +61,12 @@ class GameRow:
 
 _COLUMNS = (
     "id, game, status, version, rules_version, options, arranged, seats, to_move, result, "
-    "seed, seed_sha256, created_at, updated_at"
+    "seed, seed_sha256, created_at, updated_at, clock, deadline, rematch"
 )
 #: The same columns with the seed joined from ``game_seeds``, for the code that decides.
 _SECRET_COLUMNS = (
     "g.id, game, status, version, rules_version, options, arranged, seats, to_move, result, "
-    "coalesce(s.seed, g.seed) AS seed, seed_sha256, created_at, updated_at"
+    "coalesce(s.seed, g.seed) AS seed, seed_sha256, created_at, updated_at, clock, deadline, rematch"
 )
 
 

@@ -38,6 +38,7 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
             "components": {
                 "securitySchemes": {
                     "seat": {"type": "http", "scheme": "bearer"},
+                    "player": {"type": "http", "scheme": "bearer", "description": "a player key"},
                     "admin": {"type": "http", "scheme": "bearer", "description": "KOTLIK_ADMIN_TOKEN"},
                 },
             },
@@ -50,12 +51,14 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     app.extensions["kotlik.listener"] = Listener(database_url(app)).start()
 
     from service.catalog import blp as catalog
+    from service.endings import blp as endings
     from service.exports import blp as exports
     from service.games import blp as games
     from service.health import blp as health
+    from service.players import blp as players
 
     api = KotlikApi(app)
-    for blueprint in (games, exports, catalog, health):
+    for blueprint in (games, endings, players, exports, catalog, health):
         blueprint.PAGINATION_ARGUMENTS_PARSER = schemas.PAGINATION_PARSER
         api.register_blueprint(blueprint)
     game_docs.register(api)

@@ -1,4 +1,5 @@
-"""Who is calling: the seat a bearer token holds in a game, or a spectator."""
+"""Who is calling: the seat a bearer token (a seat token or a player key) holds in a game, a
+spectator, or a player."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from uuid import UUID
 from flask import request
 from psycopg import Connection
 
-from projections import lobby, tokens
+from projections import lobby, players, tokens
 from service.errors import Unauthorized
 
 
@@ -37,8 +38,21 @@ def caller_seat(conn: Connection[Any], game_id: UUID, *, required: bool) -> int 
             return None
         seat = tokens.seat_for(conn, game_id, token)
         if seat is None:
+            seat = players.seat_in(conn, game_id, token)
+        if seat is None:
             raise Unauthorized("the token holds no seat in this game")
         return seat
     except Unauthorized:
         lobby.get(conn, game_id)
         raise
+
+
+def caller_player(conn: Connection[Any]) -> players.Player:
+    """The player whose key is the bearer token; 401 without one or for a key of no player."""
+    key = bearer()
+    if key is None:
+        raise Unauthorized("this needs a player key: Authorization: Bearer <player key>")
+    player = players.by_key(conn, key)
+    if player is None:
+        raise Unauthorized("no player has this key")
+    return player

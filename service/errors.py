@@ -21,8 +21,10 @@ from events import VersionConflict
 from games import UnknownGame, UnknownRulesVersion
 from games.interface import GameError, IllegalMove, InvalidOptions, NotYourTurn
 from projections import lobby
-from projections.commands import GameOver, KeyReused
+from projections.commands import GameOver, KeyReused, RematchTaken
 from projections.lobby import GameNotFound
+from projections.notify import RefusedUrl
+from projections.players import SeatTaken, UnknownPlayer
 from projections.tokens import TokenExpired
 
 PROBLEMS = "https://kotlik.dev/problems/"
@@ -49,6 +51,10 @@ STATUS: dict[type[Exception], tuple[int, str, str]] = {
     IllegalMove: (422, "illegal-move", "Illegal move"),
     InvalidOptions: (422, "invalid-options", "Invalid game options"),
     KeyReused: (422, "idempotency-key-reused", "Idempotency-Key reused"),
+    UnknownPlayer: (422, "unknown-player", "Unknown player"),
+    SeatTaken: (409, "seat-taken", "The seat belongs to another player"),
+    RematchTaken: (409, "rematch-taken", "No rematch of this game can start"),
+    RefusedUrl: (422, "refused-webhook-url", "Refused webhook URL"),
     # A game stored under rules this server does not ship (a deploy rolled back, a fleet mid-upgrade):
     # the game is fine, this server cannot play it; one that ships those rules can.
     UnknownRulesVersion: (503, "unknown-rules-version", "Rules version not on this server"),

@@ -11,8 +11,9 @@ from flask_smorest import Blueprint
 from marshmallow import ValidationError
 from psycopg import Connection
 
+import games
 from events import StoredEvent, read
-from projections import commands, lobby
+from projections import clocks, commands, lobby
 from projections.cache import CACHE
 from projections.fold import Folded, load, opening_version
 from projections.lobby import GameRow
@@ -39,6 +40,14 @@ def summary(row: GameRow) -> dict[str, Any]:
     return out
 
 
+def created_answer(created: commands.Created) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """A new game's 201: its summary with each human seat's token and the webhooks' secrets."""
+    out = summary(created.game)
+    out["seats"] = [{**s, "token": created.tokens.get(s["seat"])} for s in created.game.seats]
+    out["webhooks"] = created.webhooks
+    return out, 201, {"Location": url_for("games.Game", game_id=created.game.id)}
+
+
 def _running_state(conn: Connection[Any], row: GameRow) -> Any:
     """The state to redact events by while the game runs; ``None`` once it is over."""
     if row.status != "active":
@@ -57,14 +66,20 @@ class Games(MethodView):
     @blp.response(201, schemas.CreatedGameSchema)
     @blp.alt_response(422, schema=schemas.ProblemSchema)
     def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
-        """Create a game; each human seat's bearer token is shown only in this response."""
-        contract.check_options(body["game"], body["options"])
+        """Create a game; each human seat's bearer token is shown only in this response.
+
+        A seat may name a `player` (bound to them: their key plays it too); the option `clock`
+        gives every move a time limit; `webhooks` notify the creator of this game's news.
+        """
+        options = dict(body["options"])
+        clock = clocks.parse(options.pop("clock", None), games.load(body["game"]).BOTS)
+        contract.check_options(body["game"], options)
         with connection() as conn:
-            created = commands.create_game(conn, body["game"], body["seats"], body["options"])
+            created = commands.create_game(
+                conn, body["game"], body["seats"], options, clock=clock, webhooks=body["webhooks"]
+            )
             deliver(conn, created.queued)
-        out = summary(created.game)
-        out["seats"] = [{**s, "token": created.tokens.get(s["seat"])} for s in created.game.seats]
-        return out, 201, {"Location": url_for("games.Game", game_id=created.game.id)}
+        return created_answer(created)
 
     @blp.arguments(schemas.LobbyQuerySchema, location="query")
     @blp.response(200, schemas.GameSummarySchema(many=True))
@@ -138,14 +153,16 @@ def _state(conn: Connection[Any], row: GameRow, seat: int | None, at: int | None
         raise ValidationError({"query": {"at": [f"the game is set up at version {opening}"]}})
     else:
         folded = load(conn, row.id, game, at=at)
-    over = game.is_over(folded.state)
+    # A game ended by a resignation or a forfeit is over though its rules would play on.
+    over = game.is_over(folded.state) or (at is None and row.over)
     body = {
         "id": row.id,
         "version": folded.version,
         "seat": seat,
         "to_move": [] if over else game.to_move(folded.state),
         "over": over,
-        "view": _recalled(conn, row, folded, seat) if at is not None else game.view(folded.state, seat),
+        "deadline": row.deadline if at is None else None,
+        "view": _recalled(conn, row, folded, seat) if at is not None else game.view(folded.state, None),
     }
     return body, 200, _etag(folded.version)
 

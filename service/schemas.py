@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 from webargs.flaskparser import FlaskParser
 
 import games
+from projections.notify import KINDS
 
 #: Versions are PostgreSQL integers; anything larger is refused, not overflowed.
 VERSION = validate.Range(min=0, max=2**31 - 1)
@@ -44,9 +45,34 @@ PAGINATION_PARSER = PaginationParser()
 
 
 class SeatRequestSchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=80))
+    name = fields.String(
+        validate=validate.Length(min=1, max=80),
+        metadata={"description": "required unless `player` is given (then it defaults to theirs)"},
+    )
     bot = fields.String(
         load_default=None, allow_none=True, metadata={"description": "a bot name, e.g. default"}
+    )
+    player = fields.UUID(metadata={"description": "a player's id: the seat is bound to that player"})
+
+    @validates_schema
+    def _named(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if not data.get("name") and not data.get("player"):
+            raise ValidationError("a seat needs a name or a player", "name")
+        if data.get("player") and data.get("bot"):
+            raise ValidationError("a seat is a player's or a bot's, not both", "player")
+
+
+class WebhookRequestSchema(Schema):
+    url = fields.String(
+        required=True,
+        validate=[validate.Length(min=1, max=2000), NO_NUL],
+        metadata={"description": "http(s); private and loopback addresses are refused"},
+    )
+    kinds = fields.List(
+        fields.String(validate=validate.OneOf(KINDS)),
+        load_default=lambda: list(KINDS),
+        validate=validate.Length(min=1, max=len(KINDS)),
+        metadata={"description": f"the notices to send: {', '.join(KINDS)} (default: all)"},
     )
 
 
@@ -59,7 +85,20 @@ class CreateGameSchema(Schema):
     seats = fields.List(
         fields.Nested(SeatRequestSchema), required=True, validate=validate.Length(min=1, max=8)
     )
-    options = fields.Dict(keys=fields.String(), load_default=dict)
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={
+            "description": "the game's options, and `clock` for any game: "
+            '`{"per_move": "24h", "on_timeout": "bot" | "forfeit", "warn_before"?: "1h"}`'
+        },
+    )
+    webhooks = fields.List(
+        fields.Nested(WebhookRequestSchema),
+        load_default=list,
+        validate=validate.Length(max=5),
+        metadata={"description": "the creator's webhooks for this game; each one's secret is in the answer"},
+    )
 
 
 class SeatSchema(Schema):
@@ -87,10 +126,81 @@ class GameSummarySchema(Schema):
     seed = fields.String(allow_none=True, metadata={"description": "revealed once the game is finished"})
     created_at = fields.DateTime()
     updated_at = fields.DateTime()
+    clock = fields.Dict(allow_none=True, metadata={"description": "the turn clock, if the game has one"})
+    deadline = fields.DateTime(
+        allow_none=True, metadata={"description": "when the seats to move run out of time (RFC 3339)"}
+    )
+    rematch = fields.UUID(allow_none=True, metadata={"description": "the rematch of this game, once started"})
+
+
+class WebhookSchema(Schema):
+    id = fields.UUID()
+    url = fields.String()
+    kinds = fields.List(fields.String())
+    created_at = fields.DateTime()
+
+
+class CreatedWebhookSchema(WebhookSchema):
+    secret = fields.String(
+        metadata={"description": "the HMAC-SHA256 key of X-Kotlik-Signature, shown only here"}
+    )
 
 
 class CreatedGameSchema(GameSummarySchema):
     seats = fields.List(fields.Nested(CreatedSeatSchema))
+    webhooks = fields.List(fields.Nested(CreatedWebhookSchema))
+
+
+class PlayerRequestSchema(Schema):
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=80), NO_NUL])
+
+
+class PlayerSchema(Schema):
+    id = fields.UUID()
+    name = fields.String()
+    created_at = fields.DateTime()
+
+
+class CreatedPlayerSchema(PlayerSchema):
+    key = fields.String(metadata={"description": "the player's bearer key, shown only here"})
+
+
+class PlayerGameSchema(GameSummarySchema):
+    seat = fields.Integer(metadata={"description": "the player's seat in this game"})
+    your_turn = fields.Boolean(metadata={"description": "the game waits on this player's seat"})
+
+
+class PlayerGamesQuerySchema(Schema):
+    status = fields.String(validate=validate.OneOf(["active", "scoring", "finished"]))
+
+
+class ClaimSchema(Schema):
+    token = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=200),
+        metadata={"description": "the invite's seat token"},
+    )
+
+
+class ClaimedSchema(Schema):
+    game_id = fields.UUID()
+    seat = fields.Integer()
+    player = fields.UUID()
+
+
+class DeliverySchema(Schema):
+    id = fields.Integer()
+    webhook_id = fields.UUID()
+    url = fields.String()
+    kind = fields.String()
+    body = fields.Dict()
+    status = fields.String(metadata={"description": "pending, delivered or failed"})
+    attempts = fields.List(
+        fields.Dict(), metadata={"description": "each attempt: at (Unix time), status (HTTP) or error"}
+    )
+    next_at = fields.DateTime()
+    created_at = fields.DateTime()
+    delivered_at = fields.DateTime(allow_none=True)
 
 
 class LobbyQuerySchema(Schema):
@@ -115,6 +225,9 @@ class StateSchema(Schema):
     seat = fields.Integer(allow_none=True)
     to_move = fields.List(fields.Integer())
     over = fields.Boolean()
+    deadline = fields.DateTime(
+        allow_none=True, metadata={"description": "when the seats to move run out of time (RFC 3339)"}
+    )
     view = fields.Dict()
 
 
@@ -154,6 +267,10 @@ class EventsQuerySchema(Schema):
 class ScoreSchema(Schema):
     seats = fields.List(fields.Dict())
     winners = fields.List(fields.Integer())
+    ended = fields.List(
+        fields.Dict(),
+        metadata={"description": "seats that resigned or forfeited on time: {seat, reason}; the rest win"},
+    )
 
 
 class ProblemSchema(Schema):

@@ -1,4 +1,4 @@
-"""The Celery application: bot turns, end-game scoring, the outbox sweep and the stalled-game sweep.
+"""The Celery application: bot turns, end-game scoring, turn clocks, webhooks and the sweeps.
 
 The broker is ``CELERY_BROKER_URL``, or by default the same PostgreSQL through kombu's
 SQLAlchemy transport, so one database is all a single machine needs.
@@ -13,12 +13,16 @@ from celery import Celery
 from events.database import database_url, sqlalchemy_url
 from events.privileges import service_url
 from workers import broker
-from workers.logs import REDRIVE, SWEEP, quiet_routine_sweeps
+from workers.logs import CLOCKS, REDRIVE, SWEEP, WEBHOOK_SWEEP, quiet_routine_sweeps
 
 #: Seconds between outbox sweeps: the longest a bot turn waits if its relay was lost.
 SWEEP_EVERY = 5.0
 #: Seconds between looks for games stuck waiting on a worker (a task lost with its worker or broker).
 REDRIVE_EVERY = 10.0
+#: Seconds between looks at the turn clocks (``KOTLIK_CLOCK_EVERY``): the most a deadline is overrun.
+CLOCK_EVERY = float(os.environ.get("KOTLIK_CLOCK_EVERY", "1"))
+#: Seconds between looks for webhook retries that are due but whose task was lost.
+WEBHOOK_SWEEP_EVERY = 30.0
 
 
 def broker_url(database: str | None = None) -> str:
@@ -39,6 +43,8 @@ app.conf.update(
     beat_schedule={
         "outbox-sweep": {"task": SWEEP, "schedule": SWEEP_EVERY},
         "redrive": {"task": REDRIVE, "schedule": REDRIVE_EVERY},
+        "clocks": {"task": CLOCKS, "schedule": CLOCK_EVERY},
+        "webhook-sweep": {"task": WEBHOOK_SWEEP, "schedule": WEBHOOK_SWEEP_EVERY},
     },
     task_default_queue=os.environ.get("KOTLIK_QUEUE", "kotlik"),
     worker_hijack_root_logger=False,

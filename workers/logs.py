@@ -11,7 +11,10 @@ import logging
 
 SWEEP = "outbox.sweep"
 REDRIVE = "games.redrive"
-SWEEPS = frozenset({SWEEP, REDRIVE})
+#: The turn clocks' tick (warnings, expiries) and the sweep of webhook retries whose task was lost.
+CLOCKS = "clocks.tick"
+WEBHOOK_SWEEP = "webhooks.sweep"
+SWEEPS = frozenset({SWEEP, REDRIVE, CLOCKS, WEBHOOK_SWEEP})
 #: Where Celery logs a task's receipt, its success and beat's sending of it.
 _CELERY_LOGGERS = ("celery.worker.strategy", "celery.app.trace", "celery.beat")
 

@@ -12,10 +12,12 @@ from psycopg import OperationalError
 from psycopg_pool import ConnectionPool
 
 from events.database import create_pool
-from projections import commands
+from events.outbox import Queued
+from projections import clocks, commands, lobby, notify
+from workers import webhooks
 from workers.app import app
-from workers.logs import REDRIVE, SWEEP
-from workers.relay import deliver, flush, resend_stalled
+from workers.logs import CLOCKS, REDRIVE, SWEEP, WEBHOOK_SWEEP
+from workers.relay import deliver, flush, resend_stalled, send
 
 log = get_task_logger(__name__)
 
@@ -47,8 +49,53 @@ def play_turn(game_id: str, seat: int, expected: int) -> int | None:
 @app.task(name="scoring.score_game", **_RETRY_TRANSIENT)
 def score_game(game_id: str, expected: int) -> bool:
     """Write the final breakdown of a game that just ended."""
+    queued: list[Queued] = []
     with _pool().connection() as conn:
-        return commands.score_game(conn, UUID(game_id), expected) is not None
+        scored = commands.score_game(conn, UUID(game_id), expected, queued) is not None
+        deliver(conn, queued)
+    return scored
+
+
+@app.task(name=CLOCKS, acks_late=True)
+def tick() -> int:
+    """Warn the seats whose time runs short and act on those whose time ran out.
+
+    Safe with several schedulers: a warning is marked sent by the statement that finds it, and an
+    expiry is acted on at the version it was found at (see :func:`commands.timeout`).
+    """
+    acted = 0
+    with _pool().connection() as conn:
+        with conn.transaction():
+            queued = []
+            for game in clocks.warn_due(conn):
+                body = {"version": game["version"], "deadline": game["deadline"].isoformat()}
+                queued += notify.notify(conn, game["id"], "clock_warning", body, list(game["to_move"]))
+        deliver(conn, queued)
+        for game_id, version in clocks.expired(conn):
+            queued = commands.timeout(conn, game_id, version)
+            deliver(conn, queued)
+            acted += bool(queued) or lobby.get(conn, game_id).version != version
+    return acted
+
+
+@app.task(name=notify.DELIVER, **_RETRY_TRANSIENT)
+def deliver_webhook(delivery_id: int) -> bool:
+    """Send one webhook delivery; a failed one is sent again after its backoff."""
+    with _pool().connection() as conn:
+        retry_in = webhooks.send(conn, delivery_id)
+    if retry_in is not None:
+        app.send_task(notify.DELIVER, args=[delivery_id], countdown=retry_in)
+    return retry_in is None
+
+
+@app.task(name=WEBHOOK_SWEEP, acks_late=True)
+def webhook_sweep() -> int:
+    """Send again the deliveries that are due but whose retry task was lost."""
+    with _pool().connection() as conn:
+        ids = webhooks.due(conn)
+    for delivery_id in ids:
+        send(notify.DELIVER, [delivery_id])
+    return len(ids)
 
 
 @app.task(name=SWEEP, acks_late=True)

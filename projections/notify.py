@@ -1,0 +1,125 @@
+"""Webhooks and their deliveries: who is told what, written in the transaction that caused it.
+
+A player registers URLs for kinds of notice (:data:`KINDS`); a game's creator may register some
+for that game alone. Whatever makes a notice due (a move, a clock's warning, the scoring, a
+claimed invite) inserts one ``deliveries`` row per matching webhook and an outbox row for the
+task that sends it, in its own transaction, so a notice is neither lost nor sent for something
+that rolled back. The sending itself (signing, retries) is :mod:`workers.webhooks`'s.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import secrets
+import socket
+from typing import Any
+from urllib.parse import urlsplit
+from uuid import UUID, uuid4
+
+from psycopg import Connection
+from psycopg.types.json import Jsonb
+
+from events.outbox import Queued, enqueue
+
+#: The notices a webhook may ask for.
+KINDS = ("your_turn", "clock_warning", "game_over", "invite_claimed")
+#: The task that sends one delivery.
+DELIVER = "webhooks.deliver"
+
+
+class RefusedUrl(ValueError):
+    """A webhook URL that is not http(s) or points at a private or loopback address (HTTP 422)."""
+
+
+def allowed_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """``KOTLIK_WEBHOOK_ALLOW``: networks a webhook may reach although they are not public
+    (comma-separated, e.g. ``127.0.0.1/32,10.0.0.0/8``); none by default."""
+    raw = os.environ.get("KOTLIK_WEBHOOK_ALLOW", "")
+    return [ipaddress.ip_network(part.strip(), strict=False) for part in raw.split(",") if part.strip()]
+
+
+def check_url(url: str) -> list[str]:
+    """The addresses ``url`` reaches, if every one may be reached; else :class:`RefusedUrl`.
+
+    Called when a webhook is registered and again before each delivery, so a name that later
+    resolves to a private address is refused then too.
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise RefusedUrl("a webhook URL must be http:// or https:// with a host")
+    if parts.username or parts.password:
+        raise RefusedUrl("a webhook URL may not hold credentials")
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        infos = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
+    except (OSError, ValueError, UnicodeError):
+        raise RefusedUrl(f"the webhook host {parts.hostname!r} does not resolve") from None
+    allowed = allowed_networks()
+    addresses = sorted({str(info[4][0]) for info in infos})
+    for text in addresses:
+        address = ipaddress.ip_address(text.split("%")[0])
+        if not address.is_global and not any(address in net for net in allowed):
+            raise RefusedUrl(
+                f"the webhook host {parts.hostname!r} is a private, loopback or reserved address "
+                f"({address}); KOTLIK_WEBHOOK_ALLOW lists networks an operator allows"
+            )
+    return addresses
+
+
+def register(
+    conn: Connection[Any], url: str, kinds: list[str], *, player: UUID | None = None, game: UUID | None = None
+) -> dict[str, Any]:
+    """A new webhook of a player or of a game, with the secret its deliveries are signed with."""
+    check_url(url)
+    secret = secrets.token_urlsafe(32)
+    row = conn.execute(
+        "INSERT INTO webhooks (id, player_id, game_id, url, secret, kinds) VALUES (%s, %s, %s, %s, %s, %s) "
+        "RETURNING id, url, kinds, secret, created_at",
+        (uuid4(), player, game, url, secret, Jsonb(sorted(set(kinds)))),
+    ).fetchone()
+    assert row is not None
+    return dict(row)
+
+
+def webhooks_of(conn: Connection[Any], player: UUID) -> list[dict[str, Any]]:
+    return conn.execute(
+        "SELECT id, url, kinds, created_at FROM webhooks WHERE player_id = %s ORDER BY created_at",
+        (player,),
+    ).fetchall()
+
+
+def deliveries_of(conn: Connection[Any], player: UUID, limit: int = 100) -> list[dict[str, Any]]:
+    """The newest deliveries to the player's webhooks, each with its attempts."""
+    return conn.execute(
+        "SELECT d.id, d.webhook_id, w.url, d.kind, d.body, d.status, d.attempts, d.next_at, "
+        "d.created_at, d.delivered_at FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id "
+        "WHERE w.player_id = %s ORDER BY d.id DESC LIMIT %s",
+        (player, limit),
+    ).fetchall()
+
+
+def notify(
+    conn: Connection[Any], game_id: UUID, kind: str, body: dict[str, Any], seats: list[int] | None = None
+) -> list[Queued]:
+    """Deliveries of ``kind`` to the game's own webhooks and to those of the players at ``seats``
+    (every bound seat for ``None``); returns the outbox rows to hand over after commit."""
+    hooks = conn.execute(
+        "SELECT w.id, gp.seat FROM webhooks w JOIN game_players gp ON gp.player_id = w.player_id "
+        "WHERE gp.game_id = %(game)s AND (%(seats)s::int[] IS NULL OR gp.seat = ANY(%(seats)s)) "
+        "AND w.kinds ? %(kind)s "
+        "UNION ALL SELECT w.id, NULL FROM webhooks w WHERE w.game_id = %(game)s AND w.kinds ? %(kind)s",
+        {"game": game_id, "seats": seats, "kind": kind},
+    ).fetchall()
+    queued = []
+    for hook in hooks:
+        notice = {"kind": kind, "game_id": str(game_id), **body}
+        if hook["seat"] is not None:
+            notice["seat"] = int(hook["seat"])
+        row = conn.execute(
+            "INSERT INTO deliveries (webhook_id, kind, body) VALUES (%s, %s, %s) RETURNING id",
+            (hook["id"], kind, Jsonb(notice)),
+        ).fetchone()
+        assert row is not None
+        queued.append(enqueue(conn, DELIVER, [int(row["id"])]))
+    return queued
