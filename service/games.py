@@ -162,7 +162,7 @@ def _state(conn: Connection[Any], row: GameRow, seat: int | None, at: int | None
         "to_move": [] if over else game.to_move(folded.state),
         "over": over,
         "deadline": row.deadline if at is None else None,
-        "view": _recalled(conn, row, folded, seat) if at is not None else game.view(folded.state, None),
+        "view": _recalled(conn, row, folded, seat) if at is not None else game.view(folded.state, seat),
     }
     return body, 200, _etag(folded.version)
 
