@@ -79,22 +79,23 @@ class Game {
     this.events.push(event);
     this.appendLog(event);
     clearTimeout(this.pending);
-    this.pending = setTimeout(() => this.refresh(), 60);
+    this.pending = setTimeout(() => this.refresh(), 25); // a burst of events: one refresh
   }
 
-  /** The newest summary, view and (on the caller's turn) actions; then everything is redrawn. */
+  /** The newest view and (on the caller's turn) actions; the summary once the game is over (its
+   * status and result), else kept in step from the view; then everything is redrawn. */
   async refresh() {
     const generation = ++this.generation;
-    const [summary, state] = await Promise.all([
-      api.get(`/games/${this.id}`).then((r) => r.body),
-      api.get(`/games/${this.id}/state`, this.token),
+    const { body: state } = await api.get(`/games/${this.id}/state`, this.token);
+    const myTurn = this.seat != null && !state.over && state.to_move.includes(this.seat);
+    const [actions, summary] = await Promise.all([
+      myTurn ? api.get(`/games/${this.id}/actions`, this.token).then((r) => r.body) : [],
+      state.over ? api.get(`/games/${this.id}`).then((r) => r.body) : { ...this.summary, version: state.version, to_move: state.to_move },
     ]);
-    const myTurn = this.seat != null && !state.body.over && state.body.to_move.includes(this.seat);
-    const actions = myTurn ? (await api.get(`/games/${this.id}/actions`, this.token)).body : [];
     if (generation !== this.generation) return;
     const wasFinished = this.summary.status === "finished";
     this.summary = summary;
-    this.live = { version: state.body.version, view: state.body.view, over: state.body.over };
+    this.live = { version: state.version, view: state.view, over: state.over };
     this.actions = actions;
     if (summary.status === "finished" && !wasFinished) await this.loadEvents(); // the whole log now
     this.draw();
@@ -231,6 +232,7 @@ class Game {
       this.flash(error.message);
     } finally {
       this.busy = false;
+      clearTimeout(this.pending); // the events it answered with need no second refresh
       await this.refresh();
     }
   }
