@@ -62,8 +62,17 @@ def board_version(page: Any) -> int:
     return int(value) if value else -1
 
 
-def wait_for_version(page: Any, version: int, timeout: float = 15) -> None:
-    """Until the board shows exactly ``version``."""
+def wait_for_version(page: Any, newer_than: int, timeout: float = 15) -> int:
+    """Until the board shows a version newer than ``newer_than``; that version."""
+    deadline = time.monotonic() + timeout
+    while (version := board_version(page)) <= newer_than:
+        assert time.monotonic() < deadline, f"the board stayed at version {version}"
+        page.wait_for_timeout(40)
+    return version
+
+
+def wait_for_exact_version(page: Any, version: int, timeout: float = 15) -> None:
+    """Until the board shows exactly ``version`` (a replay)."""
     deadline = time.monotonic() + timeout
     while board_version(page) != version:
         assert time.monotonic() < deadline, f"the board is at version {board_version(page)}, not {version}"

@@ -21,6 +21,7 @@ from browserui import (
     open_seat,
     status,
     totals,
+    wait_for_exact_version,
     wait_for_version,
 )
 from conftest import Web
@@ -40,7 +41,7 @@ def played(web: Web, browser: Any, screenshots: Path) -> Iterator[dict[str, Any]
     pawn.focus()
     before = board_version(pages[0])
     pages[0].keyboard.press("Enter")
-    _newer(pages[0], before)
+    wait_for_version(pages[0], before)
     rng = random.Random(9)
     deadline = time.monotonic() + 120
     shot = False
@@ -55,13 +56,6 @@ def played(web: Web, browser: Any, screenshots: Path) -> Iterator[dict[str, Any]
     yield {"id": game_id, "pages": pages, "totals": [totals(p) for p in pages]}
     for context in contexts:
         context.close()
-
-
-def _newer(page: Any, version: int, timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
-    while board_version(page) <= version:
-        assert time.monotonic() < deadline, "the keyboard move did not play"
-        page.wait_for_timeout(40)
 
 
 def test_two_people_play_to_the_end_and_both_see_the_final_score(played: dict[str, Any], web: Web) -> None:
@@ -89,7 +83,7 @@ def test_the_replay_slider_shows_the_state_at(played: dict[str, Any], web: Web, 
         for _ in range(target - position):
             page.keyboard.press("ArrowRight")
         position = target
-        wait_for_version(page, target)
+        wait_for_exact_version(page, target)
         assert page.get_attribute(BOARD, "data-replay") == "true"
         expected = web.api.get(f"/api/v1/games/{played['id']}/state?at={target}").body["view"]
         shown = json.loads(page.locator("[data-testid=view-json]").text_content() or "null")

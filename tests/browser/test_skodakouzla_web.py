@@ -18,7 +18,7 @@ from browserui import (
     open_seat,
     status,
     totals,
-    wait_for_version,
+    wait_for_exact_version,
 )
 from conftest import Web
 
@@ -54,7 +54,7 @@ def own_past(page: Any, web: Web, game_id: str) -> None:
     low = int(str(slider.get_attribute("min")))
     slider.focus()
     page.keyboard.press("Home")
-    wait_for_version(page, low)
+    wait_for_exact_version(page, low)
     assert page.get_attribute(BOARD, "data-replay") == "true"
     assert page.locator(f"{BOARD} [data-action], {BOARD} [data-select]").count() == 0  # no moves in the past
     expected = web.api.seat(token).get(f"/api/v1/games/{game_id}/state?at={low}").body["view"]
