@@ -17,7 +17,7 @@ from typing import Any, TextIO
 from kotlik_client.client import Client
 from kotlik_client.errors import ProblemError
 from kotlik_client.types import CreatedGame, SeatRequest, State, Summary
-from kotlik_client.words import aliases, describe, names, render
+from kotlik_client.words import aliases, describe, inline, names, render
 
 #: Seconds one long-poll waits for the others (the server allows up to 60).
 WAIT = 30
@@ -109,8 +109,9 @@ class Table:
         self.me, self.game_id, self.read, self.out = me, game_id, read, out
         self.summary: Summary = me.summary(game_id)
         self.names = names(me.catalog(self.summary["game"]), lang)
+        #: The catalog's names and the view's own ids for them (see :func:`words.aliases`).
+        self.named = dict(self.names)
         self.seen = 0
-        self.me_seat: int | None = None
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -124,30 +125,28 @@ class Table:
     def play(self, url: str) -> int:
         state = self.me.state(self.game_id)
         self.say(f"you are {self.seat_name(state['seat'])} in {self.summary['game']} game {self.game_id}")
-        self.seen, self.me_seat = state["version"], state["seat"]
+        self.seen, said = state["version"], ""
         while not state["over"]:
             if state["seat"] in state["to_move"]:
                 if not self.turn(state):
                     self.say(f"no more input; to go on: {_rejoin(self.game_id, url, self.me.token)}")
                     return 0
-                state = self.me.state(self.game_id)
+                state, said = self.me.state(self.game_id), ""
             else:
-                waiting = ", ".join(self.seat_name(s) for s in state["to_move"])
-                self.say(f"waiting for {waiting} …")
+                waiting = f"waiting for {', '.join(self.seat_name(s) for s in state['to_move'])} …"
+                if waiting != said:
+                    self.say(said := waiting)
                 state = self.me.wait(self.game_id, state["version"], WAIT) or state
             self.news()
-        self.say(render(state["view"], self.names, indent="  "))
+        self.say(render(state["view"], self.named, indent="  "))
         self.result()
         return 0
 
     def news(self) -> None:
-        """The events since last shown, one line each: who, what."""
+        """The events since last shown, one line each: whose command caused it, and what it says."""
         for event in self.me.events(self.game_id, after=self.seen):
-            command = event["command"] or {}
-            what = describe(command, self.names) if command else ""
-            data = json.dumps(event["data"], ensure_ascii=False, separators=(",", ":"))
-            line = f"  v{event['version']} {self.seat_name(event['seat'])}: {event['type']} {data}"
-            self.say(line[:160] + (f"  ← {what}" if what and event["seat"] != self.me_seat else ""))
+            line = f"  v{event['version']} {self.seat_name(event['seat'])}: {event['type']} "
+            self.say((line + inline(event["data"], self.named))[:200])
             self.seen = event["version"]
 
     def turn(self, state: State) -> bool:
@@ -155,9 +154,9 @@ class Table:
         actions = self.me.actions(self.game_id)
         if not actions:
             return True
-        named = {**self.names, **aliases(state["view"], self.names)}
+        named = self.named = {**self.named, **aliases(state["view"], self.names)}
         self.say(f"\n— version {state['version']}, your move —")
-        self.say(render(state["view"], self.names, indent="  "))
+        self.say(render(state["view"], named, indent="  "))
         described = [describe(a, named) for a in actions]
         for i, (action, words) in enumerate(zip(actions, described, strict=True), 1):
             twin = described.count(words) > 1

@@ -1,8 +1,9 @@
 """What the server answers, as typed dicts mirroring the OpenAPI components it serves.
 
-Each ``TypedDict`` here has exactly the properties of the component named in its docstring
-(``tests/platform/test_client.py`` compares them with the served ``/api/v1/openapi.json``), so a
-type checker catches a client reading a field the server does not send. Game-specific parts (a
+Each ``TypedDict`` here types properties of the component named in its docstring, and only those
+(``tests/platform/test_client.py`` checks them against the served ``/api/v1/openapi.json``), so a
+type checker catches a client reading a field the server does not send. A field the server adds
+later is still in the dict, untyped until it is added here. Game-specific parts (a
 command, a view, an event's ``data``) stay ``dict[str, Any]``: their shape is the game's own JSON
 Schema (``GET /catalog/{game}`` and ``<game>.Command``/``View``/``Event`` in the OpenAPI document).
 """

@@ -83,7 +83,7 @@ def render(view: Any, named: Mapping[str, str] | None = None, width: int = 100, 
 def _render(
     value: Any, named: Mapping[str, str], indent: str, width: int, lines: list[str], label: str
 ) -> None:
-    flat = _inline(value, named)
+    flat = inline(value, named)
     plain = isinstance(value, list) and not any(isinstance(v, dict | list) for v in value)
     if (
         len(indent) + len(label) + len(flat) <= width
@@ -104,7 +104,7 @@ def _render(
         return
     packed = ""
     for key, item in value.items():
-        text = f"{key}: {_inline(item, named)}"
+        text = f"{key}: {inline(item, named)}"
         if len(text) > width // 2:
             if packed:
                 lines.append(packed)
@@ -120,12 +120,12 @@ def _render(
         lines.append(packed)
 
 
-def _inline(value: Any, named: Mapping[str, str]) -> str:
+def inline(value: Any, named: Mapping[str, str]) -> str:
     """One line: ``{uid: p0.02, card: Shield}``, ``[1, 2]``, names for the catalog's ids."""
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_inline(v, named)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{k}: {inline(v, named)}" for k, v in value.items()) + "}"
     if isinstance(value, list):
-        return "[" + ", ".join(_inline(v, named) for v in value) + "]"
+        return "[" + ", ".join(inline(v, named) for v in value) + "]"
     if isinstance(value, str):
         return named.get(value, value)
     return json.dumps(value)
