@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, cast
@@ -15,6 +16,8 @@ API = "/api/v1"
 #: Seconds a stream may stay silent before it counts as broken (the server sends a keep-alive
 #: comment every 15).
 STREAM_SILENCE = 60.0
+#: The longest long-poll the server accepts, in seconds.
+MAX_WAIT = 60
 
 
 class Client:
@@ -78,6 +81,7 @@ class Client:
     def wait(self, game_id: str, since: int, timeout: int = 30) -> State | None:
         """The state once the game is past version ``since``; ``None`` if ``timeout`` seconds
         (at most 60) pass first. One long-poll: ``?wait=`` with ``If-None-Match: "<since>"``."""
+        timeout = max(0, min(timeout, MAX_WAIT))
         response = self.transport.request(
             "GET",
             f"{API}/games/{game_id}/state?wait={timeout}",
@@ -139,8 +143,6 @@ class Client:
 
     def export(self, game_id: str) -> list[dict[str, Any]]:
         """The game as ``GET /export`` gives it: the header line, then one line per event."""
-        import json
-
         body = self.transport.request("GET", f"{API}/games/{game_id}/export").body
         return [json.loads(line) for line in body.splitlines() if line.strip()]
 

@@ -52,25 +52,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, read: Callable[[str], str] = input, out: TextIO = sys.stdout) -> int:
-    """Play one game to its end (exit 0), or until the input ends (exit 0, with how to rejoin)."""
+    """Play one game to its end (exit 0), or until the input ends or Ctrl-C (with how to rejoin)."""
     server = Client(args.url)
     try:
-        if args.join:
-            game_id, token = args.game, args.join
-        else:
-            created = server.create(
-                args.game, seats(args.seats, args.name, args.bot), json.loads(args.options)
-            )
+        options = json.loads(args.options)
+    except json.JSONDecodeError as e:
+        print(f"kotlik play: --options is not JSON: {e}", file=out)
+        return 2
+    game_id, token = args.game, args.join
+    try:
+        if not args.join:
+            created = server.create(args.game, seats(args.seats, args.name, args.bot), options)
             game_id, token = created["id"], _announce(created, args, out)
         return Table(server.seat(token), game_id, args.lang, read, out).play(args.url)
+    except KeyboardInterrupt:
+        if token:
+            print(f"\nstopped; to go on: {_rejoin(game_id, args.url, token)}", file=out)
+        return 130
     except ProblemError as e:
         print(f"kotlik play: {e}", file=out)
         for where, what in e.errors.items():
             print(f"  {where}: {what}", file=out)
         return 1
-    except json.JSONDecodeError as e:
-        print(f"kotlik play: --options is not JSON: {e}", file=out)
-        return 2
 
 
 def seats(spec: str, name: str, bot: str) -> list[SeatRequest]:

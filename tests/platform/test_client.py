@@ -179,7 +179,7 @@ def test_create_state_actions_play_events(web: str) -> None:
     action = mover.actions(game_id)[0]
     played = mover.play(game_id, action, expected_version=opening["version"])
     assert played["version"] > opening["version"]
-    assert played["events"][0]["command"] == action
+    assert played["events"][0]["command"]["type"] == action["type"]
     assert server.summary(game_id)["version"] == played["version"]
     assert ann.state(game_id, at=opening["version"])["version"] == opening["version"]
     logged = ann.events(game_id, after=opening["version"])
@@ -220,7 +220,10 @@ def test_a_command_whose_answer_was_lost_is_retried_and_answered_once(web: str, 
     proxy.plans.append(("cut", 0))  # the server plays it; its answer never arrives
     played = through.play(game_id, action, expected_version=before)
     assert proxy.connections == 2
-    assert played["events"][0]["version"] == before + 1 and played["events"][0]["command"] == action
+    assert (
+        played["events"][0]["version"] == before + 1
+        and played["events"][0]["command"]["type"] == action["type"]
+    )
     assert server.summary(game_id)["version"] == played["version"]  # appended once
     commands = [e for e in server.events(game_id, after=before) if e["command"] is not None]
     assert len(commands) == 1
@@ -341,6 +344,15 @@ def test_kotlik_play_plays_a_turn_of_every_game(web: str, game: str, options: st
     game_id = _game_id(out)
     mine = [e for e in Client(web).events(game_id) if e["seat"] == 0 and e["command"]]
     assert mine, out
+
+
+def test_kotlik_play_says_what_is_wrong(web: str) -> None:
+    unknown = _play(web, "chess", "")
+    assert unknown.returncode == 1 and "422" in unknown.stdout and "unknown game 'chess'" in unknown.stdout
+    options = _play(web, "carodeni", "", "--options", "{solo}")
+    assert options.returncode == 2 and "--options is not JSON" in options.stdout
+    refused = _play(web, "carodeni", "", "--options", '{"difficulty": "godlike"}')
+    assert refused.returncode == 1 and "difficulty" in refused.stdout
 
 
 def test_kotlik_play_two_terminals_play_one_game(web: str, tmp_path: Path) -> None:
