@@ -127,7 +127,9 @@ def test_a_phone_width_page_has_no_horizontal_scroll(
         assert width <= 390, f"{where} scrolls sideways: {width} px"
     hand = page.locator(f"{BOARD} [data-testid=hand-0] [data-card]")
     assert hand.count() == 3, "the seat's own hand is not shown"
-    page.screenshot(path=str(screenshots / "kupferkessel-phone.png"), full_page=True)
+    page.screenshot(path=str(screenshots / "skodakouzla-phone.png"), full_page=True)
+    page.goto(f"{web.url}/#/")  # the duel is among this browser's games, the seat to move
+    page.wait_for_selector(f"[data-testid=my-games] [data-game-id='{duel['id']}'] [data-testid=your-turn]")
 
 
 def test_no_seat_token_reaches_the_server_log(played: dict[str, Any], web: Web) -> None:
