@@ -34,6 +34,10 @@ state back from a jsonb snapshot (keys reordered) behaves exactly like the one k
     seat's own past view. ``recall(s, s, seat) == view(s, seat)``. The platform replays a running
     game (``?at=``) through it and shows ``view`` once the game is over; a kept rules version
     without it (older than this name) is replayed by ``view``.
+``redact_command(state, command, seat) -> Command`` (optional)
+    ``seat``'s own ``command`` as it may still recall it while the game, now in ``state``, runs
+    (the platform shows other seats only a command's ``type``). Without it a seat sees its own
+    commands whole; Kupferkessel hides a taken card once covered and a move's steps.
 ``to_move(state) -> list[int]``
     The seats that may act now (empty once the game is over).
 ``is_over(state) -> bool``

@@ -84,7 +84,7 @@ def _lines(row: GameRow, seat: int | None, state: Any) -> Iterator[bytes]:
         else:
             running = state is not None
             lines = [
-                {**e, "meta": shown_meta(stored, seat, running=running)}
+                {**e, "meta": shown_meta(stored, seat, running=running, rules=row.rules, state=state)}
                 for e, stored in zip(shown(row, state, page, seat), page, strict=True)
             ]
         yield b"".join(_json(line) for line in lines)

@@ -56,34 +56,43 @@ def shown(row: GameRow, state: Any, events: list[StoredEvent], seat: int | None)
                 "type": event.type,
                 "data": data,
                 "seat": event.seat,
-                "command": shown_command(event, seat, running=state is not None),
+                "command": shown_command(event, seat, running=state is not None, rules=game, state=state),
                 "recorded_at": event.recorded_at,
             }
         )
     return out
 
 
-def shown_command(event: StoredEvent, seat: int | None, *, running: bool) -> dict[str, Any] | None:
+def shown_command(
+    event: StoredEvent, seat: int | None, *, running: bool, rules: Any = None, state: Any = None
+) -> dict[str, Any] | None:
     """The command that caused ``event`` (``None`` for setup and the platform's own events).
 
-    While the game runs, only its own seat sees a command whole; the others see its ``type``,
-    since a command may name what only its seat knew (a card in a hidden hand). Once the game is
-    over everyone sees every command, as they see every event.
+    While the game runs, the others see only its ``type``, since a command may name what only its
+    seat knew (a card in a hidden hand), and its own seat sees it as it may still recall it now
+    (``state``): the rules' ``redact_command`` where they have one (a Kupferkessel card taken and
+    since covered), else whole. Once the game is over everyone sees every command, as they see
+    every event.
     """
     command = event.meta.get("command")
-    if not isinstance(command, dict) or not running or event.seat == seat:
+    if not isinstance(command, dict) or not running:
         return command if isinstance(command, dict) else None
-    return {"type": command.get("type")}
+    if event.seat != seat:
+        return {"type": command.get("type")}
+    recall = getattr(rules, "redact_command", None)
+    return dict(recall(state, command, seat)) if recall is not None and state is not None else command
 
 
-def shown_meta(event: StoredEvent, seat: int | None, *, running: bool) -> dict[str, Any]:
+def shown_meta(
+    event: StoredEvent, seat: int | None, *, running: bool, rules: Any = None, state: Any = None
+) -> dict[str, Any]:
     """``event``'s meta as ``seat`` may see it: while the game runs, the command as
     :func:`shown_command` shows it and never the client's Idempotency-Key."""
     if not running:
         return event.meta
     meta = {k: v for k, v in event.meta.items() if k != "command_id"}
     if "command" in meta:
-        meta["command"] = shown_command(event, seat, running=True)
+        meta["command"] = shown_command(event, seat, running=True, rules=rules, state=state)
     return meta
 
 

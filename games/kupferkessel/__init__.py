@@ -14,7 +14,7 @@ from games.kupferkessel.schemas import SCHEMAS
 from games.kupferkessel.scoring import score
 from games.kupferkessel.setup import setup
 from games.kupferkessel.state import evolve
-from games.kupferkessel.views import recall, redact, view
+from games.kupferkessel.views import recall, redact, redact_command, view
 
 INFO = GameInfo(
     id="kupferkessel",
@@ -54,6 +54,7 @@ __all__ = [
     "legal_actions",
     "recall",
     "redact",
+    "redact_command",
     "score",
     "setup",
     "to_move",

@@ -137,3 +137,16 @@ def recall(now: State, then: State, seat: int | None) -> dict[str, Any]:
         for p in past["pawns"]
     ]
     return past
+
+
+def redact_command(state: State, command: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A seat's own command as it may recall it while the game runs: the memory rule covers its
+    own commands too, so a taken card the table no longer shows is ``null``, and a move's
+    ``steps`` (its top card's value then; ``PawnMoved`` shows them while that card shows) too."""
+    if is_over(state):
+        return command
+    if command.get("type") == "move" and "steps" in command:
+        return {**command, "steps": None}
+    if command.get("type") == "take" and command.get("card") not in visible_cards(state):
+        return {**command, "card": None}
+    return command

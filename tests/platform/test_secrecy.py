@@ -128,7 +128,10 @@ class Oracle:
         command = event.meta.get("command")
         if not isinstance(command, dict):
             return None
-        return command if event.seat == self.seat else {"type": command["type"]}
+        if event.seat != self.seat:
+            return {"type": command["type"]}
+        recall = getattr(self.rules, "redact_command", None)
+        return command if recall is None else recall(self.state, command, self.seat)
 
     def recalled(self, at: int) -> Any:
         assert self.row is not None

@@ -54,3 +54,14 @@ def test_the_present_and_a_finished_game_are_recalled_whole() -> None:
     for seat in (None, 0, 1):
         assert kk.recall(states[40], states[40], seat) == kk.view(states[40], seat)
         assert kk.recall(states[-1], states[30], seat) == kk.view(states[30], seat)
+
+
+def test_a_seat_recalls_its_own_take_only_while_the_card_shows_and_never_a_moves_steps() -> None:
+    states = _states(b"recall-commands", {})
+    now = next(s for s in states if any(len(c) >= 3 for c in s["cauldrons"]) and not kk.is_over(s))
+    covered = next(c for cauldron in now["cauldrons"] for c in cauldron[:-1])
+    top = next(cauldron[-1] for cauldron in now["cauldrons"] if cauldron)
+    assert kk.redact_command(now, {"type": "take", "card": covered}, 0) == {"type": "take", "card": None}
+    assert kk.redact_command(now, {"type": "take", "card": top}, 0) == {"type": "take", "card": top}
+    assert kk.redact_command(now, {"type": "move", "steps": 3}, 0) == {"type": "move", "steps": None}
+    assert kk.redact_command(states[-1], {"type": "take", "card": covered}, 0)["card"] == covered
