@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
@@ -155,7 +156,8 @@ class Table:
     def turn(self, state: State) -> bool:
         """Show the table and the choices, play the one typed; False when the input ends."""
         actions = self.me.actions(self.game_id)
-        if not actions:
+        if not actions:  # to move, yet nothing to do until the game moves on
+            self.me.wait(self.game_id, state["version"], WAIT)
             return True
         named = self.named = {**self.named, **aliases(state["view"], self.names)}
         self.say(f"\n— version {state['version']}, your move —")
@@ -185,8 +187,6 @@ class Table:
 
     def result(self) -> None:
         """The final score once the scoring worker has written it."""
-        import time
-
         deadline = time.monotonic() + SCORING_WAIT
         summary = self.me.summary(self.game_id)
         while summary["status"] != "finished" and time.monotonic() < deadline:
@@ -206,7 +206,7 @@ class Table:
     def _named_seats(self, entry: dict[str, Any]) -> str:
         rest = {k: v for k, v in entry.items() if k not in ("seat", "total")}
         total = f": {entry['total']}" if "total" in entry else ""
-        return f"{self.seat_name(entry.get('seat'))}{total}  {json.dumps(rest, ensure_ascii=False)}"
+        return f"{self.seat_name(entry.get('seat'))}{total}  {inline(rest, self.named)}"
 
 
 def _rejoin(game_id: str, url: str, token: str | None) -> str:
