@@ -93,7 +93,9 @@ def test_the_replay_slider_shows_the_state_at(played: dict[str, Any], web: Web, 
         assert sorted(cards) == sorted(c for row in expected["grid"] for c in row if c)
 
 
-def test_the_language_switch_names_games_in_polish_and_is_remembered(web: Web, new_page: Any) -> None:
+def test_the_language_switch_names_games_in_polish_and_is_remembered(
+    played: dict[str, Any], web: Web, new_page: Any
+) -> None:
     page = new_page()
     page.goto(f"{web.url}/")
     page.wait_for_selector("[data-testid=hosted-game]")
@@ -107,6 +109,13 @@ def test_the_language_switch_names_games_in_polish_and_is_remembered(web: Web, n
     page.wait_for_selector("[data-testid=hosted-game]")
     assert page.locator("html").get_attribute("lang") == "pl"
     assert "Czarodziejski kociołek" in page.locator("[data-testid=hosted-game] .game-name").all_inner_texts()
+    page.goto(f"{web.url}/#/game/{played['id']}")  # the board and the log speak Polish too
+    page.wait_for_selector(f"{BOARD}[data-version]")
+    cards = {c["id"]: c["names"]["pl"] for c in web.api.get("/api/v1/catalog/kupferkessel").body["cards"]}
+    shown = page.locator(f"{BOARD} .kk-cauldron > [data-card]").first
+    assert shown.get_attribute("title") == cards[str(shown.get_attribute("data-card"))]
+    assert page.locator("h2").first.inner_text() == "Czarodziejski kociołek"
+    assert any("wziął" in line for line in page.locator("[data-testid=log] li").all_inner_texts())
 
 
 def test_a_phone_width_page_has_no_horizontal_scroll(
