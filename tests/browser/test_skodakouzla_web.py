@@ -14,7 +14,9 @@ from browserui import (
     BOARD,
     board_version,
     click_something,
+    create,
     create_in_form,
+    invite,
     open_seat,
     status,
     totals,
@@ -64,3 +66,34 @@ def own_past(page: Any, web: Web, game_id: str) -> None:
     while page.get_attribute(BOARD, "data-replay") != "false":
         assert time.monotonic() < deadline, "the slider's end did not come back to the live table"
         page.wait_for_timeout(40)
+
+
+def test_a_dropped_stream_resumes_from_the_last_event_seen(web: Web, new_page: Any) -> None:
+    """The page reads /stream with fetch(); when the connection drops it reconnects with
+    ``Last-Event-ID`` and the bot's moves still arrive."""
+    game = create(web.api, "skodakouzla", [{"name": "Me"}, {"name": "Bot", "bot": "default"}])
+    page = new_page()
+    streams: list[dict[str, str]] = []
+    page.on("request", lambda r: streams.append(r.headers) if r.url.endswith("/stream") else None)
+    page.route("**/stream", lambda route: route.abort(), times=1)  # the first connection fails
+    open_seat(page, invite(web.url, game, 0))
+    deadline = time.monotonic() + 10
+    while len(streams) < 2:
+        assert time.monotonic() < deadline, "the page did not reconnect to /stream"
+        page.wait_for_timeout(50)
+    assert streams[1]["authorization"].startswith("Bearer ")
+    assert int(streams[1]["last-event-id"]) == board_version(page)
+    end_phase = page.locator(f"{BOARD} .sk-choice[data-action]").filter(has_text="End phase")
+    before = board_version(page)
+    end_phase.click()
+    deadline = time.monotonic() + 20
+    while web.api.get(f"/api/v1/games/{game['id']}").body["to_move"] != [0] or status(page) != "active":
+        assert time.monotonic() < deadline, "the bot did not move"
+        page.wait_for_timeout(100)
+    version = web.api.get(f"/api/v1/games/{game['id']}").body["version"]
+    wait_for_exact_version(page, version)  # the bot's moves came through the resumed stream
+    assert version > before + 5
+    assert page.locator(f"{BOARD} [data-testid=hand-0] [data-card]").count() == 5
+    # the log grows only from the answer to one's own command and from the stream
+    lines = page.locator("[data-testid=log] li").all_inner_texts()
+    assert any(line.endswith("Turn 2: Bot.") for line in lines), lines[-10:]
