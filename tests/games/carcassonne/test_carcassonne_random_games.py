@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from games.rng import Rng
 from games.simulate import Match, play
 
 #: Games per player count (2–5): 2,000 games in all.
-GAMES = 500
+GAMES = round(500 * float(os.environ.get("KOTLIK_SLOW_SCALE", "1")))
 #: Of those, how many are re-folded event by event with every invariant checked after each event.
 TRACED = 3
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import pytest
@@ -15,6 +16,9 @@ from games.simulate import fold, play
 from .invariants import accepted_iff_listed, conserved, redaction_hides, score_adds_up, views_hide
 
 SOLO = {"novice", "experienced", "grandmaster"}
+
+#: ``KOTLIK_SLOW_SCALE`` scales the slow suites' game counts (CI runs them smaller).
+SCALE = float(os.environ.get("KOTLIK_SLOW_SCALE", "1"))
 
 
 def _options(i: int, seats: int) -> dict[str, Any]:
@@ -93,15 +97,17 @@ def test_setup_redaction_hides_the_orders() -> None:
     state = game.evolve(None, events[0])
     for seat in (None, 0, 1):
         r = game.redact(state, events[0], seat)
-        assert all(isinstance(r[k], int) for k in ("witch_deck", "potion_deck", "witch_aside",
-                                                     "potion_aside", "bag_plan"))
+        assert all(
+            isinstance(r[k], int)
+            for k in ("witch_deck", "potion_deck", "witch_aside", "potion_aside", "bag_plan")
+        )
         assert "arranged" not in r["options"]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seats", [2, 3, 4, 5])
 def test_thousand_random_games(seats: int) -> None:
-    for i in range(1000):
+    for i in range(round(1000 * SCALE)):
         bots = ["random"] * seats if i % 4 else ["default"] + ["random"] * (seats - 1)
         _check_end(play(game, bots, f"many-{seats}-{i}".encode(), _options(i, seats)))
 
@@ -109,7 +115,7 @@ def test_thousand_random_games(seats: int) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("difficulty", sorted(SOLO))
 def test_five_hundred_solo_games(difficulty: str) -> None:
-    for i in range(500):
+    for i in range(round(500 * SCALE)):
         options = {"solo": True, "difficulty": difficulty}
         if i % 2:
             options["animals"] = True

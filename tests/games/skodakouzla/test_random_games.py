@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from typing import Any
 
 import pytest
@@ -24,7 +25,7 @@ VARIANTS: dict[str, list[dict]] = {
     "shop_topdeck": [{"shop_topdeck": True}],
     "other_freeze": [{"other_freeze": True, "income": 2}, {"other_freeze": True}],
 }
-GAMES = 1000
+GAMES = round(1000 * float(os.environ.get("KOTLIK_SLOW_SCALE", "1")))
 CHUNK = 250
 
 
