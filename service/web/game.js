@@ -46,6 +46,7 @@ class Game {
   layout() {
     const name = nameOf(this.catalog);
     this.headerEl = h("div", { class: "game-head" });
+    this.noticeEl = h("div", { class: "notice" });
     this.boardEl = h("div", { class: "board", "data-testid": "board", "data-game": this.summary.game, tabindex: "-1" });
     this.actionsEl = h("div", { class: "actions", "data-testid": "actions" });
     this.slider = h("input", { type: "range", min: 0, max: 0, step: 1, "data-testid": "replay", "aria-label": t("replay") });
@@ -58,6 +59,7 @@ class Game {
     this.root.replaceChildren(
       h("h2", {}, name),
       this.headerEl,
+      this.noticeEl,
       this.boardEl,
       this.actionsEl,
       this.replayEl,
@@ -85,6 +87,18 @@ class Game {
   /** The newest view and (on the caller's turn) actions; the summary once the game is over (its
    * status and result), else kept in step from the view; then everything is redrawn. */
   async refresh() {
+    if (this.signal.aborted) return;
+    try {
+      await this.update();
+    } catch (error) {
+      if (this.signal.aborted) return;
+      this.flash(error.message);
+      clearTimeout(this.retry);
+      this.retry = setTimeout(() => this.refresh(), 2000);
+    }
+  }
+
+  async update() {
     const generation = ++this.generation;
     const { body: state } = await api.get(`/games/${this.id}/state`, this.token);
     const myTurn = this.seat != null && !state.over && state.to_move.includes(this.seat);
@@ -180,7 +194,13 @@ class Game {
     }
     this.replayAt = version;
     this.sliderLabel.textContent = `${t("version")} ${version}`;
-    const { body } = await api.get(`/games/${this.id}/state?at=${version}`, this.token);
+    let body;
+    try {
+      ({ body } = await api.get(`/games/${this.id}/state?at=${version}`, this.token));
+    } catch (error) {
+      this.flash(error.message);
+      return;
+    }
     if (this.replayAt !== version) return;
     this.drawn = null;
     this.drawBoard(version, body.view, true);
@@ -227,6 +247,7 @@ class Game {
     try {
       const key = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
       const body = await api.post(`/games/${this.id}/commands`, { ...command, expected_version: this.live.version }, this.token, { "Idempotency-Key": key });
+      this.noticeEl.replaceChildren();
       for (const event of body.events) this.onEvent(event);
     } catch (error) {
       this.flash(error.message);
@@ -237,8 +258,9 @@ class Game {
     }
   }
 
+  /** A problem to show until the next move succeeds (a stale version, a lost connection). */
   flash(message) {
-    this.actionsEl.prepend(h("p", { class: "problem", role: "alert" }, message));
+    this.noticeEl.replaceChildren(h("p", { class: "problem", role: "alert", "data-testid": "problem" }, message));
   }
 
   describe(event) {
