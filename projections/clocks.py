@@ -52,7 +52,7 @@ def parse(option: Any, bots: dict[str, Any]) -> dict[str, Any] | None:
     if unknown:
         raise InvalidOptions(f"clock takes per_move, on_timeout and warn_before, not {unknown[0]!r}")
     if "per_move" not in option:
-        raise InvalidOptions("clock.per_move is required, e.g. \"24h\"")
+        raise InvalidOptions('clock.per_move is required, e.g. "24h"')
     per_move = seconds(option["per_move"], "per_move")
     on_timeout = option.get("on_timeout", "bot")
     if on_timeout not in ON_TIMEOUT:

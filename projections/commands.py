@@ -27,7 +27,7 @@ from events import NewEvent, StoredEvent, VersionConflict, append, read
 from events.outbox import Queued, enqueue
 from games.interface import Event, GameError, IllegalMove, InvalidOptions
 from games.rng import Rng
-from projections import clocks, lobby, notify, players, tokens
+from projections import clocks, lobby, notify, players, resignation, tokens
 from projections.cache import CACHE
 from projections.fold import PLATFORM, Folded, fold, remember
 
@@ -225,7 +225,7 @@ def play_bot(
 #: The bot that moves for a seat whose time ran out (``clock.on_timeout: bot``).
 TIMEOUT_BOT = "default"
 #: How the platform records that a seat left a game: resigned, or forfeited on time.
-RESIGNED = f"{PLATFORM}SeatResigned"
+RESIGNED = resignation.RESIGNED
 
 
 class RematchTaken(GameError):
@@ -304,7 +304,10 @@ def score_game(
         game = row.rules
         folded = CACHE.state(conn, game_id, game, row.version)
         left = _resigned(conn, game_id)
-        result = _resigned_result(game, folded.state, row.seats, left) if left else game.score(folded.state)
+        if left:  # seats resigned or forfeited: scored alike for every game
+            result = resignation.result(game, folded.state, len(row.seats), left)
+        else:
+            result = game.score(folded.state)
         meta = {"rules_version": game.INFO.rules_version}
         scored = NewEvent(f"{PLATFORM}GameScored", {"score": result, "seed": _seed(row).hex()}, meta)
         stored = append(conn, game_id, folded.version, [scored])
@@ -322,28 +325,6 @@ def _resigned(conn: Connection[Any], game_id: UUID) -> dict[int, str]:
         "SELECT data FROM events WHERE game_id = %s AND type = %s ORDER BY version", (game_id, RESIGNED)
     ).fetchall()
     return {int(r["data"]["seat"]): str(r["data"]["reason"]) for r in rows}
-
-
-def _resigned_result(
-    game: ModuleType, state: Any, seats: list[dict[str, Any]], left: dict[int, str]
-) -> dict[str, Any]:
-    """The result of a game ended by resignation or forfeit, alike for every game: the seats
-    that left lose, every other seat wins, and the breakdown so far is kept where the rules can
-    give one."""
-    try:
-        breakdown = list(plain([game.score(state)])[0].get("seats") or [])
-    except Exception:  # the rules may score only an ended game; the result does without it
-        breakdown = []
-    by_seat = {b.get("seat"): b for b in breakdown if isinstance(b, dict)}
-    rows = []
-    for seat in range(len(seats)):
-        entry = {**by_seat.get(seat, {}), "seat": seat}
-        if seat in left:
-            entry["left"] = left[seat]
-        rows.append(entry)
-    winners = [seat for seat in range(len(seats)) if seat not in left]
-    ended = [{"seat": seat, "reason": reason} for seat, reason in left.items()]
-    return {"seats": rows, "winners": winners, "ended": ended}
 
 
 def _seed(row: lobby.GameRow) -> bytes:

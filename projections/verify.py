@@ -30,6 +30,8 @@ import orjson
 
 import games
 from games.rng import Rng
+from projections import resignation
+from projections.resignation import REASONS, RESIGNED
 
 FORMAT = "kotlik-export"
 #: Bumped when a reader of the previous format could misread a new file.
@@ -115,7 +117,8 @@ class Verdict:
         ]
         if self.score is not None:
             totals = ", ".join(
-                f"seat {s['seat']} ({seats.get(s['seat'])}) {s['total']}" for s in self.score["seats"]
+                f"seat {s['seat']} ({seats.get(s['seat'])}) {s.get('total', s.get('left', '-'))}"
+                for s in self.score["seats"]
             )
             winners = ", ".join(f"seat {w}" for w in self.score["winners"])
             lines.append(f"  final score recomputed as logged: {totals}; winners: {winners}")
@@ -223,6 +226,8 @@ class _Replay:
         self.setup_events = 0
         self.commands = 0
         self.score: dict[str, Any] | None = None
+        #: Seats that left the game (resigned or forfeited), and why.
+        self.left: dict[int, str] = {}
 
     def run(self) -> list[Mismatch]:
         """The first mismatch (a list of at most one), or nothing."""
@@ -230,8 +235,9 @@ class _Replay:
             self._versions()
             self._created()
             at = self._setup()
-            while at < len(self.events) and self.events[at]["type"] != SCORED:
+            while at < len(self.events) and self.events[at]["type"] not in (SCORED, RESIGNED):
                 at = self._command(at)
+            at = self._resignations(at)
             self._end(at)
         except _Differs as found:
             return [found.mismatch]
@@ -360,15 +366,36 @@ class _Replay:
         self.commands += 1
         return after
 
+    def _resignations(self, index: int) -> int:
+        """Seats leaving a running game (``kotlik.SeatResigned``); only the scoring may follow."""
+        while index < len(self.events) and self.events[index]["type"] == RESIGNED:
+            event = self.events[index]
+            seat, reason = event["data"].get("seat"), event["data"].get("reason")
+            if self.rules.is_over(self.state):
+                raise _Differs(event["version"], "a seat resigns after the game was over")
+            if not isinstance(seat, int) or not 0 <= seat < len(self.header["seats"]) or seat in self.left:
+                raise _Differs(event["version"], f"seat {seat!r} cannot resign here")
+            if reason not in REASONS:
+                raise _Differs(event["version"], f"no such way to leave a game: {reason!r}")
+            self.left[seat] = reason
+            index += 1
+        if self.left and index < len(self.events) and self.events[index]["type"] != SCORED:
+            raise _Differs(self.events[index]["version"], "the game goes on after a seat resigned")
+        return index
+
     def _end(self, index: int) -> None:
         if index >= len(self.events):
             if self.header["status"] == "finished":
                 raise _Differs(index + 1, f"the game is finished but its log has no {SCORED}")
             return  # a running game, checked as far as it goes
         event = self.events[index]
-        if not self.rules.is_over(self.state):
+        if self.left:
+            seats = len(self.header["seats"])
+            self.score = _as_stored([resignation.result(self.rules, self.state, seats, self.left)])[0]
+        elif not self.rules.is_over(self.state):
             raise _Differs(event["version"], "the game is scored before its rules say it is over")
-        self.score = _as_stored([self.rules.score(self.state)])[0]
+        else:
+            self.score = _as_stored([self.rules.score(self.state)])[0]
         expected = {"score": self.score, "seed": self.seed.hex()}
         if event["data"] != expected:
             raise _Differs(

@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 from httpclient import Client, create, game_path
 
+from projections.verify import check, parse
+
 # Read by this process (the web app under test) and by the worker the session starts after
 # collection: webhooks may reach this test's own receiver on the loopback address, and a failed
 # delivery is retried after 1 s (then 2 s, ...).
@@ -238,6 +240,13 @@ def test_resign_then_rematch(api: Client) -> None:
     assert done["deadline"] is None
     assert api.get(game_path(game, "/score")).body["ended"] == [{"seat": 0, "reason": "resigned"}]
     assert api.get(game_path(game, "/state")).body["over"] is True
+    # The export of a resigned game verifies offline, its result recomputed alike.
+    verdict = check(parse(api.get(game_path(game, "/export")).raw.splitlines()))
+    assert verdict.ok, verdict.report()
+    assert verdict.score == done["result"]
+    events = api.get(game_path(game, "/export")).raw.splitlines()
+    forged = [line.replace(b'"reason":"resigned"', b'"reason":"bored"') for line in events]
+    assert not check(parse(forged)).ok
     assert api.post(game_path(game, "/rematch")).status == 401  # spectators may not
     again = other.post(game_path(game, "/rematch"))
     assert again.status == 201, again
