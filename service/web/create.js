@@ -85,9 +85,9 @@ function field(schema, testid) {
     const parts = schema.anyOf.map((alt, i) => ({ alt, f: field({ ...alt, "x-value-names": valueNames }, `${testid}-${i}`) }));
     const choices = [];
     parts.forEach(({ alt }, i) => {
-      if (alt.type === "boolean") choices.push([`${i}:false`, "—"], [`${i}:true`, "✓"]);
-      else if (alt.type === "null") choices.push([`${i}:null`, "—"]);
-      else choices.push([`${i}:value`, "…"]);
+      if (alt.type === "boolean") choices.push([`${i}:false`, t("no")], [`${i}:true`, t("yes")]);
+      else if (alt.type === "null") choices.push([`${i}:null`, t("no")]);
+      else choices.push([`${i}:value`, t("pick")]);
     });
     const select = h("select", { "data-testid": testid }, choices.map(([v, text]) => h("option", { value: v }, text)));
     const holder = h("span", {});

@@ -15,7 +15,7 @@ const WORDS = {
     version: "version", live: "live", score: "Score", total: "Total", player: "Player",
     you: "you", notYourTurn: "Waiting for", over: "Game over", hidden: "a hidden card",
     error: "Error", spectator: "You are watching.", reload: "Try again", loading: "Loading…",
-    rules: "Rules version", chart: "Score chart", seatN: (n) => `seat ${n + 1}`,
+    rules: "Rules version", chart: "Score chart", no: "no", yes: "yes (random)", pick: "choose…", seatN: (n) => `seat ${n + 1}`,
   },
   cs: {
     title: "Kotlík", language: "Jazyk", hosted: "Hry", newGame: "Nová hra", myGames: "Moje hry",
@@ -28,7 +28,7 @@ const WORDS = {
     version: "verze", live: "živě", score: "Skóre", total: "Celkem", player: "Hráč",
     you: "ty", notYourTurn: "Čeká se na", over: "Konec hry", hidden: "skrytá karta",
     error: "Chyba", spectator: "Hru sleduješ.", reload: "Zkusit znovu", loading: "Načítá se…",
-    rules: "Verze pravidel", chart: "Graf skóre", seatN: (n) => `místo ${n + 1}`,
+    rules: "Verze pravidel", chart: "Graf skóre", no: "ne", yes: "ano (náhodně)", pick: "vybrat…", seatN: (n) => `místo ${n + 1}`,
   },
   pl: {
     title: "Kotlík", language: "Język", hosted: "Gry", newGame: "Nowa gra", myGames: "Moje gry",
@@ -41,7 +41,7 @@ const WORDS = {
     version: "wersja", live: "na żywo", score: "Wynik", total: "Razem", player: "Gracz",
     you: "ty", notYourTurn: "Czekamy na", over: "Koniec gry", hidden: "ukryta karta",
     error: "Błąd", spectator: "Oglądasz grę.", reload: "Spróbuj ponownie", loading: "Ładowanie…",
-    rules: "Wersja zasad", chart: "Wykres wyników", seatN: (n) => `miejsce ${n + 1}`,
+    rules: "Wersja zasad", chart: "Wykres wyników", no: "nie", yes: "tak (losowo)", pick: "wybierz…", seatN: (n) => `miejsce ${n + 1}`,
   },
 };
 

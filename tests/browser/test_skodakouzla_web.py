@@ -27,9 +27,12 @@ from conftest import Web
 
 def test_a_duel_against_the_bot_to_the_end(web: Web, new_page: Any, screenshots: Path) -> None:
     page = new_page(1200, 1000)
-    (link,) = create_in_form(page, web.url, "skodakouzla", humans=1)
+    (link,) = create_in_form(page, web.url, "skodakouzla", humans=1, options={"option-income": "3"})
     open_seat(page, link)
     game_id = page.url.rsplit("/", 1)[1]
+    summary = web.api.get(f"/api/v1/games/{game_id}").body
+    assert summary["options"] == {"income": 3}  # from the form the schema built; defaults left out
+    assert [s["bot"] for s in summary["seats"]] == [None, "default"]
     rng = random.Random(5)
     deadline = time.monotonic() + 120
     narrowed = shot = False
