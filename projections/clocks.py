@@ -1,8 +1,9 @@
 """Turn clocks: the option ``clock``, the deadline of the seats to move, and what is due.
 
 A clocked game's row holds its clock and the deadline of the seats to move now; the deadline is
-set when the seats to move change (a turn of several moves by one seat keeps its deadline) and
-cleared when the game ends. Times are the database's (``now()``), so every process agrees, and a
+set when a seat comes to move (a turn of several moves by one seat keeps its deadline, and so do
+seats still to move when another finishes its part of a shared turn) and cleared when the game
+ends. Times are the database's (``now()``), so every process agrees, and a
 worker that was down finds the deadlines that passed meanwhile.
 """
 
@@ -75,7 +76,7 @@ def parse(option: Any, bots: dict[str, Any]) -> dict[str, Any] | None:
 def restart(
     conn: Connection[Any], game_id: UUID, clock: dict[str, Any] | None, changed: bool, over: bool
 ) -> None:
-    """Set the deadline when the seats to move changed, clear it when the game ended."""
+    """Set the deadline when a seat came to move (``changed``), clear it when the game ended."""
     if clock is None or not (changed or over):
         return
     conn.execute(

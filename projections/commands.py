@@ -371,10 +371,12 @@ def _project(
     to_move = [] if over else list(game.to_move(after.state))
     lobby.advance(conn, game_id, after.version, to_move, "scoring" if over else "active", arranged)
     remember(conn, game_id, game, before, after)
-    changed = to_move != (previous or [])
-    clocks.restart(conn, game_id, clock, changed, over)
+    # A seat that comes to move starts a new deadline; one that moves again (a turn of several
+    # moves) or waits while others finish a shared turn keeps the one it has.
+    arrived = [seat for seat in to_move if seat not in (previous or [])]
+    clocks.restart(conn, game_id, clock, bool(arrived), over)
     queued = [enqueue(conn, task, args) for task, args in _work(game_id, seats, to_move, over, after.version)]
-    newly = [seat for seat in to_move if seat not in (previous or []) and not seats[seat]["bot"]]
+    newly = [seat for seat in arrived if not seats[seat]["bot"]]
     if newly:
         body = {"version": after.version, "to_move": to_move}
         queued += notify.notify(conn, game_id, "your_turn", body, newly)

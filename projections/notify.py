@@ -45,7 +45,11 @@ def check_url(url: str) -> list[str]:
     Called when a webhook is registered and again before each delivery, so a name that later
     resolves to a private address is refused then too.
     """
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        parts.hostname  # noqa: B018 (parsing it is the check: a broken IPv6 literal raises)
+    except ValueError:
+        raise RefusedUrl("the webhook URL cannot be parsed") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise RefusedUrl("a webhook URL must be http:// or https:// with a host")
     if parts.username or parts.password:

@@ -370,3 +370,16 @@ def create_with_hook(api: Client, host_id: str, url: str) -> dict[str, Any]:
     )
     assert reply.status == 201, reply
     return dict(reply.body)
+
+
+def test_a_deadline_that_passed_while_no_worker_ran_is_acted_on(api: Client, pool: Any) -> None:
+    """Deadlines live in the row: one that passed an hour ago (the workers were down) is found."""
+    game = create(
+        api, GAME, [{"name": "A"}, {"name": "B"}], {"clock": {"per_move": "1d", "on_timeout": "forfeit"}}
+    )
+    time.sleep(1.5)
+    assert api.get(game_path(game)).body["status"] == "active"  # a day is a day
+    with pool.connection() as conn:
+        conn.execute("UPDATE games SET deadline = now() - interval '1 hour' WHERE id = %s", (game["id"],))
+    done = wait(lambda: (s := api.get(game_path(game)).body)["status"] == "finished" and s, 20, "the forfeit")
+    assert done["result"]["ended"] == [{"seat": game["to_move"][0], "reason": "forfeit"}]
