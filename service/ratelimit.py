@@ -40,9 +40,9 @@ log = logging.getLogger(__name__)
 #: commands a second) finish a whole game (at most ~350 commands) in a burst, while bounding
 #: what it keeps up: 10 commands a second per token, 200 writes a second per address.
 DEFAULTS: dict[str, tuple[str, str]] = {
-    "games": ("60/minute", "POST /games per client address"),
+    "games": ("60/minute", "POST /games (and /players, webhooks, rematches) per client address"),
     "commands": ("600/minute", "POST /games/{id}/commands per seat token"),
-    "writes": ("12000/minute", "POST /games and POST /games/{id}/commands per client address"),
+    "writes": ("12000/minute", "every write above, resigns and claims per client address"),
     "unauthorized": ("30/minute", "401 answers per client address; past it, every request with a token"),
 }
 
@@ -50,6 +50,12 @@ DEFAULTS: dict[str, tuple[str, str]] = {
 _WRITES: dict[str, tuple[str, ...]] = {
     "games.Games": ("games", "writes"),
     "games.Commands": ("commands", "writes"),
+    # Whatever makes a row of its own (a player, a webhook, a rematch's game) counts as a game.
+    "players.Players": ("games", "writes"),
+    "players.MyWebhooks": ("games", "writes"),
+    "endings.Rematch": ("games", "writes"),
+    "endings.Resign": ("writes",),
+    "players.Claim": ("writes",),
 }
 
 #: Seconds a Redis command may take before the request goes on unlimited.
