@@ -104,7 +104,7 @@ class Game {
     const myTurn = this.seat != null && !state.over && state.to_move.includes(this.seat);
     const [actions, summary] = await Promise.all([
       myTurn ? api.get(`/games/${this.id}/actions`, this.token).then((r) => r.body) : [],
-      state.over ? api.get(`/games/${this.id}`).then((r) => r.body) : { ...this.summary, version: state.version, to_move: state.to_move },
+      state.over ? api.get(`/games/${this.id}`).then((r) => r.body) : { ...this.summary, version: state.version, to_move: state.to_move, deadline: state.deadline },
     ]);
     if (generation !== this.generation) return;
     const wasFinished = this.summary.status === "finished";
@@ -167,8 +167,55 @@ class Game {
         class: [s.to_move.includes(p.seat) && s.status === "active" ? "to-move" : "", p.seat === this.seat ? "me" : ""].join(" "),
       }, p.name, p.bot ? ` (${t("bot")})` : "", p.seat === this.seat ? ` — ${t("you")}` : ""))),
       h("p", { class: "turn", role: "status", "data-testid": "turn", "data-status": s.status }, turn),
-      ...(this.seat == null ? [h("p", { class: "muted" }, t("spectator"))] : []),
+      ...(s.status === "active" && s.deadline ? [h("p", { class: "clock", "data-testid": "deadline", "data-deadline": s.deadline },
+        `${t("deadline")} ${new Date(s.deadline).toLocaleString(lang())}`)] : []),
+      ...(this.seat == null ? [h("p", { class: "muted" }, t("spectator"))] : this.endings(s)),
     );
+  }
+
+  /** A seat's way out of a running game (resign) and into the next one (rematch, once). */
+  endings(s) {
+    if (s.status === "active") {
+      return [h("button", { type: "button", "data-testid": "resign", disabled: this.busy, onclick: () => this.resign() }, t("resign"))];
+    }
+    if (s.status !== "finished") return [];
+    if (s.rematch) return [h("a", { href: `#/game/${s.rematch}`, "data-testid": "rematch-link" }, t("rematch"))];
+    return [h("button", { type: "button", "data-testid": "rematch", disabled: this.busy, onclick: () => this.rematch() }, t("rematch"))];
+  }
+
+  async resign() {
+    if (this.busy || !confirm(t("confirmResign"))) return;
+    this.busy = true;
+    try {
+      const body = await api.post(`/games/${this.id}/resign`, {}, this.token);
+      for (const event of body.events) this.onEvent(event);
+    } catch (error) {
+      this.flash(error.message);
+    } finally {
+      this.busy = false;
+      await this.refresh();
+    }
+  }
+
+  /** Start the rematch: keep this seat's new token, show the other seats' invite links, go there. */
+  async rematch() {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const game = await api.post(`/games/${this.id}/rematch`, {}, this.token);
+      const mine = game.seats[this.seat];
+      if (mine?.token) tokens.put(game.id, this.seat, mine.token);
+      const invites = game.seats.filter((p) => p.token && p.seat !== this.seat).map((p) => {
+        const link = `${location.origin}${location.pathname}#/play/${game.id}?seat=${p.seat}&token=${encodeURIComponent(p.token)}`;
+        return h("li", {}, `${p.name}: `, h("input", { readonly: true, value: link, "data-testid": "invite-link" }));
+      });
+      location.hash = `#/game/${game.id}`;
+      if (invites.length) setTimeout(() => document.querySelector(".notice")?.replaceChildren(h("p", {}, t("invites")), h("ul", {}, invites)), 300);
+    } catch (error) {
+      this.flash(error.message);
+    } finally {
+      this.busy = false;
+    }
   }
 
   drawSlider() {
@@ -266,7 +313,11 @@ class Game {
   describe(event) {
     if (event.type === "kotlik.GameScored") {
       const seats = event.data?.score?.seats || [];
-      return `${t("score")}: ${seats.map((s) => `${this.summary.seats[s.seat]?.name ?? s.seat} ${s.total}`).join(", ")}`;
+      return `${t("score")}: ${seats.map((s) => `${this.summary.seats[s.seat]?.name ?? s.seat} ${s.total ?? s.left ?? ""}`).join(", ")}`;
+    }
+    if (event.type === "kotlik.SeatResigned") {
+      const who = this.summary.seats[event.data.seat]?.name ?? t("seatN", event.data.seat);
+      return `${who}: ${t(event.data.reason === "forfeit" ? "forfeited" : "resigned")}`;
     }
     try {
       return (this.board.describe || fallback.describe)(event, this.ctx(event.version, null, false));

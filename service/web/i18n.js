@@ -16,6 +16,8 @@ const WORDS = {
     you: "you", notYourTurn: "Waiting for", over: "Game over", hidden: "a hidden card",
     error: "Error", spectator: "You are watching.", reload: "Try again", loading: "Loading…",
     rules: "Rules version", chart: "Score chart", no: "no", yes: "yes (random)", pick: "choose…", seatN: (n) => `seat ${n + 1}`,
+    deadline: "Time runs out:", resign: "Resign", confirmResign: "Resign this game?", resigned: "resigned",
+    forfeited: "ran out of time and forfeited", rematch: "Rematch",
   },
   cs: {
     title: "Kotlík", language: "Jazyk", hosted: "Hry", newGame: "Nová hra", myGames: "Moje hry",
@@ -29,6 +31,8 @@ const WORDS = {
     you: "ty", notYourTurn: "Čeká se na", over: "Konec hry", hidden: "skrytá karta",
     error: "Chyba", spectator: "Hru sleduješ.", reload: "Zkusit znovu", loading: "Načítá se…",
     rules: "Verze pravidel", chart: "Graf skóre", no: "ne", yes: "ano (náhodně)", pick: "vybrat…", seatN: (n) => `místo ${n + 1}`,
+    deadline: "Čas vyprší:", resign: "Vzdát se", confirmResign: "Opravdu vzdát tuto hru?", resigned: "vzdal(a) se",
+    forfeited: "nestihl(a) tah a prohrál(a)", rematch: "Odveta",
   },
   pl: {
     title: "Kotlík", language: "Język", hosted: "Gry", newGame: "Nowa gra", myGames: "Moje gry",
@@ -42,6 +46,8 @@ const WORDS = {
     you: "ty", notYourTurn: "Czekamy na", over: "Koniec gry", hidden: "ukryta karta",
     error: "Błąd", spectator: "Oglądasz grę.", reload: "Spróbuj ponownie", loading: "Ładowanie…",
     rules: "Wersja zasad", chart: "Wykres wyników", no: "nie", yes: "tak (losowo)", pick: "wybierz…", seatN: (n) => `miejsce ${n + 1}`,
+    deadline: "Czas mija:", resign: "Poddaj się", confirmResign: "Na pewno poddać tę grę?", resigned: "poddał(a) się",
+    forfeited: "nie zdążył(a) i przegrał(a)", rematch: "Rewanż",
   },
 };
 

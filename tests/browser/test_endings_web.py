@@ -1,0 +1,38 @@
+"""The game page's clock, resign and rematch (issue 10), clicked in Chromium against a real
+``kotlik web`` and worker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browserui import BOARD, create, invite, open_seat, status
+from conftest import Web
+
+
+def test_a_seat_sees_its_clock_resigns_and_starts_the_rematch(web: Web, new_page: Any) -> None:
+    game = create(
+        web.api,
+        "kupferkessel",
+        [{"name": "Anna"}, {"name": "Bohdan"}],
+        {"clock": {"per_move": "1d", "on_timeout": "bot"}},
+    )
+    page = new_page()
+    page.on("dialog", lambda dialog: dialog.accept())  # "Resign this game?"
+    open_seat(page, invite(web.url, game, 0))
+    assert page.get_attribute("[data-testid=deadline]", "data-deadline") == game["deadline"]
+    page.click("[data-testid=resign]")
+    page.wait_for_selector("[data-testid=turn][data-status=finished]")
+    assert page.locator("[data-testid=deadline]").count() == 0
+    summary = web.api.get(f"/api/v1/games/{game['id']}").body
+    assert summary["result"]["ended"] == [{"seat": 0, "reason": "resigned"}]
+    assert "Anna" in (page.locator("[data-testid=log]").text_content() or "")
+    page.click("[data-testid=rematch]")
+    page.wait_for_url(lambda url: "#/game/" in url and game["id"] not in url)
+    page.wait_for_selector(f"{BOARD}[data-version]")
+    rematch = web.api.get(f"/api/v1/games/{game['id']}").body["rematch"]
+    assert rematch and page.url.endswith(f"#/game/{rematch}")
+    assert status(page) == "active" and page.locator("[data-testid=resign]").count() == 1
+    new = web.api.get(f"/api/v1/games/{rematch}").body
+    assert new["clock"] == game["clock"] and [s["name"] for s in new["seats"]] == ["Anna", "Bohdan"]
+    page.wait_for_selector("[data-testid=invite-link]")  # Bohdan's link to the rematch
+    assert "token=" in page.input_value("[data-testid=invite-link]")
