@@ -30,6 +30,12 @@ class Game {
 
   async start() {
     this.summary = (await api.get(`/games/${this.id}`)).body;
+    const key = tokens.playerKey();
+    if (!this.token && key) {
+      // the player key plays the player's seat here, if they hold one (else: a spectator)
+      const seat = await api.get(`/games/${this.id}/state`, key).then((r) => r.body.seat, () => null);
+      if (seat != null) Object.assign(this, { token: key, seat });
+    }
     const [{ body: catalog }, board] = await Promise.all([
       api.get(`/catalog/${this.summary.game}`),
       import(`./boards/${this.summary.game}.js`).catch(() => fallback),

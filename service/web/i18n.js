@@ -18,6 +18,8 @@ const WORDS = {
     rules: "Rules version", chart: "Score chart", no: "no", yes: "yes (random)", pick: "choose…", seatN: (n) => `seat ${n + 1}`,
     deadline: "Time runs out:", resign: "Resign", confirmResign: "Resign this game?", resigned: "resigned",
     forfeited: "ran out of time and forfeited", rematch: "Rematch",
+    createPlayer: "Become a player", useKey: "Use this player key", playerKey: "Player key (keep it: it is shown only here)",
+    unknownKey: "This server knows no such player key.",
   },
   cs: {
     title: "Kotlík", language: "Jazyk", hosted: "Hry", newGame: "Nová hra", myGames: "Moje hry",
@@ -33,6 +35,8 @@ const WORDS = {
     rules: "Verze pravidel", chart: "Graf skóre", no: "ne", yes: "ano (náhodně)", pick: "vybrat…", seatN: (n) => `místo ${n + 1}`,
     deadline: "Čas vyprší:", resign: "Vzdát se", confirmResign: "Opravdu vzdát tuto hru?", resigned: "vzdal(a) se",
     forfeited: "nestihl(a) tah a prohrál(a)", rematch: "Odveta",
+    createPlayer: "Stát se hráčem", useKey: "Použít tento hráčský klíč", playerKey: "Hráčský klíč (uschovej si ho: jinde se neukáže)",
+    unknownKey: "Tento server takový hráčský klíč nezná.",
   },
   pl: {
     title: "Kotlík", language: "Język", hosted: "Gry", newGame: "Nowa gra", myGames: "Moje gry",
@@ -48,6 +52,8 @@ const WORDS = {
     rules: "Wersja zasad", chart: "Wykres wyników", no: "nie", yes: "tak (losowo)", pick: "wybierz…", seatN: (n) => `miejsce ${n + 1}`,
     deadline: "Czas mija:", resign: "Poddaj się", confirmResign: "Na pewno poddać tę grę?", resigned: "poddał(a) się",
     forfeited: "nie zdążył(a) i przegrał(a)", rematch: "Rewanż",
+    createPlayer: "Zostań graczem", useKey: "Użyj tego klucza gracza", playerKey: "Klucz gracza (zachowaj go: nigdzie indziej się nie pokaże)",
+    unknownKey: "Ten serwer nie zna takiego klucza gracza.",
   },
 };
 

@@ -17,6 +17,7 @@ export async function show(root) {
   const mine = await Promise.all(
     Object.keys(held).map((id) => api.get(`/games/${id}`).then((r) => r.body, () => null)),
   );
+  const player = await playerSection(root, kinds);
   root.replaceChildren(
     h("section", { class: "hosted" },
       h("h2", {}, t("hosted")),
@@ -28,6 +29,7 @@ export async function show(root) {
           h("a", { class: "button", href: `#/new/${g.game}`, "data-testid": `new-${g.game}` }, t("newGame")),
         ))),
     ),
+    player,
     section(t("myGames"), "my-games", mine.filter(Boolean), kinds, held),
     section(t("inProgress"), "in-progress", [...scoring, ...active], kinds, held),
     section(t("finished"), "finished", finished, kinds, held),
@@ -57,4 +59,44 @@ function row(game, kinds, held) {
     h("span", { class: "status" }, status),
     myTurn ? h("span", { class: "badge", "data-testid": "your-turn" }, t("yourTurn")) : null,
   );
+}
+
+/** The player this browser holds a key of: their games across the server, "your turn" first;
+ * or a form to create a player or use a key from elsewhere. */
+async function playerSection(root, kinds) {
+  const key = tokens.playerKey();
+  const again = () => show(root);
+  if (!key) {
+    const name = h("input", { "data-testid": "player-name", "aria-label": t("name"), maxlength: 80 });
+    const pasted = h("input", { "data-testid": "player-key-input", "aria-label": t("playerKey") });
+    return h("section", { "data-testid": "player" },
+      h("h2", {}, t("player")),
+      h("p", {}, name, " ", h("button", { type: "button", "data-testid": "player-create", onclick: async () => {
+        const made = await api.post("/players", { name: name.value.trim() });
+        tokens.setPlayerKey(made.key);
+        await again();
+      } }, t("createPlayer"))),
+      h("p", {}, pasted, " ", h("button", { type: "button", "data-testid": "player-use", onclick: async () => {
+        tokens.setPlayerKey(pasted.value.trim());
+        await again();
+      } }, t("useKey"))));
+  }
+  let me, games;
+  try {
+    [{ body: me }, { body: games }] = await Promise.all([
+      api.get("/players/me", key), api.get("/players/me/games?page_size=50", key),
+    ]);
+  } catch {
+    tokens.setPlayerKey(null); // a key this server does not know
+    return h("section", { "data-testid": "player" }, h("p", { class: "problem" }, t("unknownKey")));
+  }
+  const sorted = [...games.filter((g) => g.your_turn), ...games.filter((g) => !g.your_turn)];
+  const seats = Object.fromEntries(games.map((g) => [g.id, { seat: g.seat }]));
+  return h("section", { "data-testid": "player" },
+    h("h2", {}, `${t("player")}: ${me.name}`),
+    h("details", {}, h("summary", {}, t("playerKey")),
+      h("input", { readonly: true, value: key, "data-testid": "player-key" })),
+    sorted.length
+      ? h("ul", { class: "rows", "data-testid": "player-games" }, sorted.map((g) => row(g, kinds, seats)))
+      : h("p", { class: "muted" }, t("none")));
 }

@@ -19,3 +19,16 @@ export function put(gameId, seat, token) {
   seats[gameId] = { seat, token };
   localStorage.setItem(KEY, JSON.stringify(seats));
 }
+
+// The player key this browser holds (issue 10): it plays the player's seats in every game and
+// lists them with "your turn" across games. Shown once by the server, so kept here.
+const PLAYER = "kotlik.player";
+
+export function playerKey() {
+  return localStorage.getItem(PLAYER);
+}
+
+export function setPlayerKey(key) {
+  if (key) localStorage.setItem(PLAYER, key);
+  else localStorage.removeItem(PLAYER);
+}

@@ -36,3 +36,28 @@ def test_a_seat_sees_its_clock_resigns_and_starts_the_rematch(web: Web, new_page
     assert new["clock"] == game["clock"] and [s["name"] for s in new["seats"]] == ["Anna", "Bohdan"]
     page.wait_for_selector("[data-testid=invite-link]")  # Bohdan's link to the rematch
     assert "token=" in page.input_value("[data-testid=invite-link]")
+
+
+def test_a_player_key_lists_the_players_games_and_plays_their_seat(web: Web, new_page: Any) -> None:
+    page = new_page()
+    page.goto(f"{web.url}/")
+    page.fill("[data-testid=player-name]", "Cyril")
+    page.click("[data-testid=player-create]")
+    page.wait_for_selector("[data-testid=player-key]", state="attached")  # folded away
+    key = page.input_value("[data-testid=player-key]")
+    me = web.api.seat(key).get("/api/v1/players/me").body
+    assert me["name"] == "Cyril"
+    games = [create(web.api, "kupferkessel", [{"player": me["id"]}, {"name": "Dana"}]) for _ in range(2)]
+    page.reload()
+    page.wait_for_selector("[data-testid=player-games] [data-testid=lobby-row]")
+    listed = web.api.seat(key).get("/api/v1/players/me/games").body
+    rows = page.locator("[data-testid=player-games] [data-testid=lobby-row]")
+    assert sorted(rows.evaluate_all("els => els.map(e => e.dataset.gameId)")) == sorted(
+        g["id"] for g in games
+    )
+    turns = page.locator("[data-testid=player-games] [data-testid=your-turn]").count()
+    assert turns == sum(g["your_turn"] for g in listed)
+    page.click(f"[data-testid=player-games] [data-game-id='{games[0]['id']}'] a")
+    page.wait_for_selector(f"{BOARD}[data-version]")
+    assert page.locator("[data-testid=resign]").count() == 1  # the key holds seat 0 here
+    assert page.locator(".players li.me").inner_text().startswith("Cyril")
