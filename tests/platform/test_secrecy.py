@@ -274,7 +274,9 @@ def _check(table: Table, pool: Any, *, replays: Sequence[int], stream: bool) -> 
             assert _plain(streamed) == oracle.log(), f"{where}: /stream"
 
         _options_kept(oracle.hidden_options(), where, log, summary, listed, lines, streamed)
-        answers = [a for s, a in table.answers if s == seat]
+        # A 201 shows what the mover might see when it was given; one given before a later move
+        # covered a card is checked then (_answers_as_redacted), not against today's secrets.
+        answers = [a for s, a in table.answers if s == seat and a["version"] == oracle.row.version]
         _no_secret(
             secrets,
             where,
