@@ -39,7 +39,11 @@ READ_EVERY = 9
 CASES: dict[str, dict[str, tuple[list[str], dict[str, Any], str]]] = {
     "kupferkessel": {
         "base, random against default": (["random", "default"], {}, "kk-1"),
-        "recipes, counterclockwise": (["default", "default"], {"recipes": True, "direction": "counterclockwise"}, "kk-2"),
+        "recipes, counterclockwise": (
+            ["default", "default"],
+            {"recipes": True, "direction": "counterclockwise"},
+            "kk-2",
+        ),
         "arranged": (
             ["default", "random"],
             {"arranged": {"deck": ["white-hair-1", "white-newt-eyes-1"], "cauldrons": []}},
@@ -48,7 +52,11 @@ CASES: dict[str, dict[str, tuple[list[str], dict[str, Any], str]]] = {
     },
     "carodeni": {
         "two seats": (["default", "random"], {}, "cd-1"),
-        "four seats, animals": (["default", "random", "default", "default"], {"animals": True, "animal_goals": 2}, "cd-2"),
+        "four seats, animals": (
+            ["default", "random", "default", "default"],
+            {"animals": True, "animal_goals": 2},
+            "cd-2",
+        ),
         "five seats, extra hard goal": (["random"] * 5, {"extra_hard_goal": True}, "cd-3"),
         "solo novice against Ostara": (["default", "ostara"], {"solo": True}, "cd-4"),
         "solo grandmaster with animals": (
@@ -174,20 +182,28 @@ def record_errors(gid: str) -> dict[str, str]:
         out[label] = _answer(game, state, mover if who == "mover" else waiting, _command(probe, legal))
     over = play(game, bots, seed, options).state
     for seat in range(len(bots)):
-        out[f"game over, seat {seat}, the first legal command at the start"] = _answer(game, over, seat, legal)
-        out[f"game over, seat {seat}, unknown command type"] = _answer(game, over, seat, {"type": "no_such_command"})
+        out[f"game over, seat {seat}, the first legal command at the start"] = _answer(
+            game, over, seat, legal
+        )
+        out[f"game over, seat {seat}, unknown command type"] = _answer(
+            game, over, seat, {"type": "no_such_command"}
+        )
     return out
 
 
 def record() -> dict[str, Any]:
     return {
-        "logs": {gid: {name: record_case(gid, name) for g, name in cases() if g == gid} for gid in games.known()},
+        "logs": {
+            gid: {name: record_case(gid, name) for g, name in cases() if g == gid} for gid in games.known()
+        },
         "errors": {gid: record_errors(gid) for gid in games.known()},
     }
 
 
 def _recorded() -> dict[str, Any]:
-    return json.loads(RECORDED.read_text(encoding="utf-8")) if RECORDED.exists() else {"logs": {}, "errors": {}}
+    return (
+        json.loads(RECORDED.read_text(encoding="utf-8")) if RECORDED.exists() else {"logs": {}, "errors": {}}
+    )
 
 
 def _write(data: dict[str, Any]) -> None:
