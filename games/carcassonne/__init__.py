@@ -2,59 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from games.carcassonne import tiles
 from games.carcassonne.bots import BOTS
-from games.carcassonne.rules import decide, evolve, is_over, legal_actions, setup, to_move
+from games.carcassonne.content import INFO, catalog
+from games.carcassonne.rules import decide, is_over, legal_actions, to_move
 from games.carcassonne.schemas import SCHEMAS
-from games.carcassonne.scoring import score as _score
+from games.carcassonne.scoring import score
+from games.carcassonne.setup import setup
+from games.carcassonne.state import evolve
 from games.carcassonne.views import recall, redact, view
-from games.interface import GameInfo, Score, State
-
-INFO = GameInfo(
-    id="carcassonne",
-    name="Carcassonne + Mage & Witch",
-    min_seats=2,
-    max_seats=5,
-    rules_version=1,
-    names={
-        "cs": "Carcassonne + Mág a čarodějnice",
-        "pl": "Carcassonne + Mag i Czarownica",
-        "en": "Carcassonne + Mage & Witch",
-    },
-)
-
-
-def score(state: State) -> Score:
-    return _score(state)
-
-
-def catalog() -> dict[str, Any]:
-    """The 24 base tile types and the 8 Mage & Witch tiles, as data, with the figures."""
-    return {
-        "game": INFO.id,
-        "names": dict(INFO.names),
-        "halves": list(tiles.HALVES),
-        "start_tile": tiles.START,
-        "tiles": [
-            {**t, "ids": [f"{t['id']}.{n}" for n in range(1, t["count"] + 1)]} for t in tiles.types().values()
-        ],
-        "figures": {
-            "follower": {"names": {"cs": "Družiník", "pl": "Podwładny", "en": "Follower"}, "per_player": 7},
-            "mage": {"names": {"cs": "Mág", "pl": "Mag", "en": "Mage"}},
-            "witch": {"names": {"cs": "Čarodějnice", "pl": "Czarownica", "en": "Witch"}},
-        },
-        "roles": {
-            "thief": {"names": {"cs": "Lupič", "pl": "Rozbójnik", "en": "Thief"}},
-            "knight": {"names": {"cs": "Rytíř", "pl": "Rycerz", "en": "Knight"}},
-            "monk": {"names": {"cs": "Mnich", "pl": "Mnich", "en": "Monk"}},
-            "farmer": {"names": {"cs": "Sedlák", "pl": "Chłop", "en": "Farmer"}},
-        },
-    }
-
 
 __all__ = [
-    "BOTS", "INFO", "SCHEMAS", "catalog", "decide", "evolve", "is_over", "legal_actions", "recall", "redact",
-    "score", "setup", "to_move", "view",
+    "BOTS",
+    "INFO",
+    "SCHEMAS",
+    "catalog",
+    "decide",
+    "evolve",
+    "is_over",
+    "legal_actions",
+    "recall",
+    "redact",
+    "score",
+    "setup",
+    "to_move",
+    "view",
 ]

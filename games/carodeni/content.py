@@ -6,8 +6,17 @@ from functools import cache
 from typing import Any
 
 from games.content import load_seed
+from games.interface import GameInfo
 
-GAME = "carodeni"
+INFO = GameInfo(
+    id="carodeni",
+    name="Čarodění",
+    min_seats=2,
+    max_seats=5,
+    rules_version=1,
+    names={"cs": "Čarodění", "pl": "Wiedźmy", "en": "Witchdom"},
+)
+GAME = INFO.id
 #: The board's locations, top to bottom; collecting always walks them in this order.
 LOCATIONS: tuple[str, ...] = ("mountains", "forest", "lake")
 COLOURS: tuple[str, ...] = ("red", "blue", "green", "gold")
@@ -120,6 +129,8 @@ def requirements(potion: str) -> list[str]:
 def catalog() -> dict[str, Any]:
     """Every component with its ``names`` in cs/pl/en, for ``GET /catalog/carodeni``."""
     return {
+        "game": INFO.id,
+        "names": dict(INFO.names),
         "colours": _seed("names")["colours"],
         "locations": _seed("names")["locations"],
         "ingredients": _seed("ingredients"),

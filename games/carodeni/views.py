@@ -84,3 +84,9 @@ def redact(s: State, event: Event, seat: int | None) -> Event:
     if event["type"] == "Rested":
         return dict(event, witches=len(event["witches"]))
     return event
+
+
+def recall(now: State, then: State, seat: int | None) -> dict[str, Any]:
+    """A past table as ``seat`` may recall it while the game runs: exactly what it saw then
+    (its own hand was its own; nothing shown face up is hidden again later)."""
+    return view(then, seat)

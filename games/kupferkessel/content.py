@@ -7,12 +7,22 @@ positions: one per corner card and one beside each of the rows and columns 1–4
 
 from __future__ import annotations
 
+import copy
 from functools import cache
 from typing import Any
 
 from games.content import load_seed
+from games.interface import GameInfo
 
-GAME_ID = "kupferkessel"
+INFO = GameInfo(
+    id="kupferkessel",
+    name="Kupferkessel Co.",
+    min_seats=2,
+    max_seats=2,
+    rules_version=1,
+    names={"cs": "Čarodějnický kotlík", "pl": "Czarodziejski kociołek", "en": "Kupferkessel Co."},
+)
+GAME_ID = INFO.id
 SIZE = 6
 #: The players' colours by seat: white (seat 0) starts.
 SEAT_COLOURS = ("white", "black")
@@ -83,3 +93,20 @@ def has_cards(grid: list[str | None], line: str) -> bool:
 def card_spots() -> tuple[int, ...]:
     """The 32 spots of ingredient cards, in reading order (the order they are laid out at setup)."""
     return tuple(s for s in range(SIZE * SIZE) if s not in CORNER_SPOTS)
+
+
+def catalog() -> dict[str, Any]:
+    """The cards, ingredients, colours, symbols and recipes, each with ``names`` in cs/pl/en; a
+    copy, so a caller cannot change the cached seeds."""
+    seed = load_seed(GAME_ID, "ingredients")
+    return copy.deepcopy(
+        {
+            "game": INFO.id,
+            "names": dict(INFO.names),
+            "colours": seed["colours"],
+            "symbols": seed["symbols"],
+            "ingredients": list(ingredients().values()),
+            "cards": [cards()[c] for c in card_order()],
+            "recipes": list(recipes().values()),
+        }
+    )

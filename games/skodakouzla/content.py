@@ -10,8 +10,17 @@ from functools import cache
 from typing import Any
 
 from games.content import load_seed
+from games.interface import GameInfo
 
-GAME = "skodakouzla"
+INFO = GameInfo(
+    id="skodakouzla",
+    name="Škoda kouzla",
+    min_seats=2,
+    max_seats=2,
+    rules_version=1,
+    names={"cs": "Škoda kouzla", "pl": "Szkoda zaklęć", "en": "A Waste of Spells"},
+)
+GAME = INFO.id
 #: The four colours of magic that can be mastered; neutral (grey) cards never count.
 COLOURS = ("fire", "ice", "forest", "dark")
 ALL_COLOURS = (*COLOURS, "neutral")
@@ -85,3 +94,14 @@ def choice_effect(effects: list[dict[str, Any]]) -> dict[str, Any] | None:
         if e["do"] in ("heal", "add_life") and e.get("target") == "choice":
             return e
     return None
+
+
+def catalog() -> dict[str, Any]:
+    """Every card, wizard and the level card, each with ``names`` in cs/pl/en."""
+    return {
+        "game": INFO.id,
+        "names": dict(INFO.names),
+        "cards": list(cards().values()),
+        "wizards": wizards(),
+        "levels": {str(k): v for k, v in levels().items()},
+    }

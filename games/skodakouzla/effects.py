@@ -8,73 +8,18 @@ The vocabulary: ``attack`` (basic from an end, targeted, two in a row, area; wit
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from games.rng import Rng
 from games.skodakouzla.content import card
-from games.skodakouzla.state import Event, State, apply, card_of, clone, entry, max_life
+from games.skodakouzla.state import State, card_of, entry, max_life
+
+if TYPE_CHECKING:
+    from games.skodakouzla.flow import Ctx
 
 Effect = dict[str, Any]
 Choice = dict[str, Any]
 #: Who attacks: ``{"kind": "spell"}`` or ``{"kind": "creature", "card": uid}``.
 Source = dict[str, Any]
-
-
-class GameOver(Exception):
-    """A wizard lost its last life: the game ends at once, whatever was still to resolve."""
-
-
-class Ctx:
-    """A working copy of the state that records every event ``decide`` emits."""
-
-    def __init__(self, state: State | None, rng: Rng) -> None:
-        self.state: State = clone(state) if state is not None else {}
-        self.events: list[Event] = []
-        self.rng = rng
-
-    def emit(self, type_: str, **data: Any) -> None:
-        """Record an event and apply it; a card at 0 life is destroyed, a wizard at 0 loses."""
-        e = {"type": type_, **data}
-        self.events.append(e)
-        self.state = apply(self.state or None, e)
-        if type_ != "Damaged":
-            return
-        p = self.state["players"][e["seat"]]
-        if e["target"] == "wizard":
-            if p["life"] <= 0:
-                self.emit("GameEnded", winner=1 - e["seat"], loser=e["seat"])
-                raise GameOver
-            return
-        row_entry = entry(p, e["target"])
-        if row_entry is not None and row_entry["life"] <= 0:
-            self.emit("CardDestroyed", seat=e["seat"], card=e["target"], magic=row_entry["magic"])
-
-    def draw(self, seat: int, n: int) -> None:
-        """Draw ``n``; an empty deck is rebuilt from the shuffled discard pile first."""
-        p = self.state["players"][seat]
-        while n > 0:
-            if not p["deck"]:
-                if not p["discard"]:
-                    return
-                self.emit("DeckShuffled", seat=seat, deck=self.rng.shuffle(p["discard"]))
-                p = self.state["players"][seat]
-            take = p["deck"][:n]
-            self.emit("CardsDrawn", seat=seat, cards=take)
-            p = self.state["players"][seat]
-            n -= len(take)
-
-    def refill_shop(self, n: int) -> None:
-        """Lay ``n`` shop cards; an empty shop deck is rebuilt from the removed shop cards."""
-        while n > 0:
-            shop = self.state["shop"]
-            if not shop["deck"]:
-                if not shop["removed"]:
-                    return
-                self.emit("ShopShuffled", deck=self.rng.shuffle(shop["removed"]))
-                shop = self.state["shop"]
-            take = shop["deck"][:n]
-            self.emit("ShopRefilled", cards=take)
-            n -= len(take)
 
 
 def freeze_until(state: State, owner: int) -> int:

@@ -1,252 +1,100 @@
-"""The turn: eight phases, the commands of each, and setup.
-
-Phases 1–2 (curse check, income), the start of 3 (upkeep of laid cards), 5 (discard, return
-magic), 7 (thaw) and 8 (draw, refill the shop) need no choice and run inside the command that
-reaches them. The player chooses in phase 3 (each creature's attack or ability), phase 4 (the
-main phase) and phase 6 (the colour check).
-"""
+"""The commands of the turn: what a seat may do in phase 3 (each creature's attack or ability),
+phase 4 (the main phase) and phase 6 (the colour check), and the seats to move."""
 
 from __future__ import annotations
 
 import contextlib
+from itertools import combinations
 from typing import Any
 
-from games.interface import IllegalMove, InvalidOptions, NotYourTurn
+from games.interface import IllegalMove, NotYourTurn
 from games.rng import Rng
-from games.skodakouzla.content import (
-    COLOURS,
-    card,
-    choice_effect,
-    curse_loss,
-    is_attack_spell,
-    levels,
-    shop_cards,
-    starter_deck,
+from games.skodakouzla.choices import (
+    act_choices,
+    buy_price,
+    card_choices,
+    lay_price,
+    may_lay_spell,
+    store_refusal,
 )
-from games.skodakouzla.effects import Ctx, GameOver, choices, run
-from games.skodakouzla.options import arranged_order, normalize
-from games.skodakouzla.state import HAND_SIZE, SHOP_SIZE, Event, State, card_of, entry
+from games.skodakouzla.effects import run
+from games.skodakouzla.flow import Ctx, GameOver, end_main, end_turn
+from games.skodakouzla.state import Event, State, card_of
 
 Command = dict[str, Any]
-ENDS = ("left", "right")
-#: Cards the first player draws for the first turn; the second prepares a full hand.
-FIRST_HAND = 3
 
 
-# --- setup -------------------------------------------------------------------------------------
+def to_move(state: State) -> list[int]:
+    if state is None or state["phase"] == "over":
+        return []
+    return [state["active"]]
 
-def setup(options: dict[str, Any], seats: int, rng: Rng) -> list[Event]:
-    """Shuffle the starter decks and the shop, lay 6 shop cards, deal 3 and 5, start turn 1."""
-    if seats != 2:
-        raise InvalidOptions("Škoda kouzla is a duel for exactly 2 players")
-    opts = normalize(dict(options))
-    two = opts["two_colours"]
-    if two is True:
-        kept = sorted(rng.shuffle(list(COLOURS))[:2])
-    elif two:
-        kept = sorted(two)
-    else:
-        kept = list(COLOURS)
-    cards_of: dict[str, str] = {}
-    decks: list[list[str]] = []
-    for seat in range(seats):
-        uids = []
-        for k, card_id in enumerate(starter_deck(), 1):
-            uid = f"p{seat}.{k:02d}"
-            cards_of[uid] = card_id
-            uids.append(uid)
-        decks.append(uids)
-    shop: list[str] = []
-    unused: list[str] = []
-    for k, card_id in enumerate(shop_cards(), 1):
-        uid = f"s{k:02d}"
-        cards_of[uid] = card_id
-        colour = card(card_id)["colour"]
-        (shop if colour == "neutral" or colour in kept else unused).append(uid)
-    arranged = opts["arranged"] or {}
-    masters = opts["masters"]
-    wizards = [
-        {"level": 2 if masters else 1, "colour": masters[s] if masters else None,
-         "life": levels()[2 if masters else 1]["life"]}
-        for s in range(seats)
+
+def is_over(state: State) -> bool:
+    return state is not None and state["phase"] == "over"
+
+
+def legal_actions(state: State, seat: int) -> list[Command]:
+    """The exact commands of ``seat`` now; empty when it is not that wizard's turn."""
+    if state["phase"] == "over" or seat != state["active"]:
+        return []
+    phase = state["phase"]
+    if state["pending"]:
+        return _resolves(state, seat)
+    if phase == "main":
+        return _main(state, seat)
+    if phase == "colour":
+        return _colour(state, seat)
+    return []
+
+
+def _resolves(state: State, seat: int) -> list[Command]:
+    return [
+        {"type": "resolve", "card": uid, **choice}
+        for uid in state["pending"]
+        for choice in act_choices(state, seat, uid)
     ]
-    events: list[Event] = [{
-        "type": "GameStarted", "options": opts, "seats": seats, "arranged": bool(opts["arranged"]),
-        "shop_colours": kept, "cards": cards_of, "unused": unused, "wizards": wizards,
-    }]
-    arranged_decks = arranged.get("decks", [[], []])
-    for seat in range(seats):
-        top, rest = arranged_order(decks[seat], arranged_decks[seat], cards_of)
-        events.append({"type": "DeckShuffled", "seat": seat, "deck": top + rng.shuffle(rest)})
-    top, rest = arranged_order(shop, arranged.get("shop", []), cards_of)
-    events.append({"type": "ShopShuffled", "deck": top + rng.shuffle(rest)})
-    ctx = Ctx(None, rng)
-    for e in events:
-        ctx.emit(e.pop("type"), **e)
-    ctx.refill_shop(SHOP_SIZE)
-    ctx.draw(0, FIRST_HAND)
-    ctx.draw(1, HAND_SIZE)
-    _start_turn(ctx, 0)
-    return ctx.events
 
 
-# --- prices ------------------------------------------------------------------------------------
-
-def wizard_frozen(player: dict[str, Any]) -> bool:
-    return bool(player["frozen"])
-
-
-def lay_price(state: State, seat: int, uid: str) -> int:
-    """The card's value, 1 less for a level-2 wizard's own colour (lost while frozen under the
-    other-freeze modification); turning a card into magic always yields the full value."""
+def _main(state: State, seat: int) -> list[Command]:
     p = state["players"][seat]
-    c = card_of(state, uid)
-    price = int(c["cost"])
-    ability = not (state["options"]["other_freeze"] and wizard_frozen(p))
-    if ability and p["level"] == 2 and c["colour"] == p["colour"]:
-        price -= int(levels()[2]["discount"])
-    return max(0, price)
-
-
-def buy_price(state: State, seat: int, uid: str, top: bool) -> int:
-    """The card's value, 1 less for the first purchase with a merchant, plus the top-deck fee."""
-    c = card_of(state, uid)
-    price = int(c["cost"])
-    if state["buys"] == 0 and _merchant(state, seat):
-        price -= 1
-    if top:
-        price += 2 if c["cost"] <= 4 else 3
-    return max(0, price)
-
-
-def _merchant(state: State, seat: int) -> bool:
-    """Obchodník laid in an earlier turn and not frozen."""
-    return any(
-        card_of(state, e["uid"]).get("passive", {}).get("first_buy_discount")
-        and not e["frozen"] and not e["new"]
-        for e in state["players"][seat]["row"]
-    )
-
-
-def may_lay_spell(state: State, seat: int, uid: str) -> bool:
-    """A frozen wizard may not lay attack spells (unless the other-freeze modification is on)."""
-    p = state["players"][seat]
-    if state["options"]["other_freeze"] or not wizard_frozen(p):
-        return True
-    return not is_attack_spell(card_of(state, uid))
-
-
-def card_choices(state: State, seat: int, uid: str) -> list[dict[str, Any]]:
-    """The choices laying ``uid`` takes: placement end for permanents, times a direction/target."""
-    c = card_of(state, uid)
-    if c["type"] == "spell":
-        eff = choice_effect(c.get("effects", []))
-        return choices(state, seat, eff, {"kind": "spell"}) if eff else [{}]
-    eff = choice_effect(c.get("on_lay", []))
-    extra = choices(state, seat, eff, {"kind": "creature", "card": uid}, laying=uid) if eff else [{}]
-    return [{"end": end, **x} for end in ENDS for x in extra]
-
-
-def act_choices(state: State, seat: int, uid: str) -> list[dict[str, Any]]:
-    """What a creature may do: each alternative of its card, with its choices.
-
-    In the main phase (Lektvar zuřivosti) only attacks; an ability that cannot do anything
-    (removing curses without curses) is not an alternative.
-    """
-    c = card_of(state, uid)
-    fury = state["phase"] == "main"
-    out: list[dict[str, Any]] = []
-    for i, act in enumerate(c.get("acts", [])):
-        if fury and act["do"] != "attack":
+    magic = p["magic"]
+    out: list[Command] = []
+    for uid in p["hand"]:
+        out.append({"type": "turn_into_magic", "card": uid})
+    for uid in p["hand"]:
+        if lay_price(state, seat, uid) > magic:
             continue
-        if act["do"] == "uncurse" and not state["players"][seat]["curses"]:
+        if card_of(state, uid)["type"] == "spell" and not may_lay_spell(state, seat, uid):
             continue
-        for x in choices(state, seat, act, {"kind": "creature", "card": uid}):
-            out.append({"option": i, **x})
+        for choice in card_choices(state, seat, uid):
+            out.append({"type": "lay", "card": uid, **choice})
+    offer = state["shop"]["offer"]
+    for uid in offer:
+        if buy_price(state, seat, uid, False) <= magic:
+            out.append({"type": "buy", "card": uid})
+        if state["options"]["shop_topdeck"] and buy_price(state, seat, uid, True) <= magic:
+            out.append({"type": "buy", "card": uid, "top": True})
+    if magic >= 1:
+        for n in (1, 2):
+            for pair in combinations(offer, n):
+                out.append({"type": "swap_shop", "cards": list(pair)})
+        for e in p["row"]:
+            if "store" in card_of(state, e["uid"]) and store_refusal(state, seat, e["uid"]) is None:
+                out.append({"type": "store_magic", "card": e["uid"]})
+    out.append({"type": "end_phase"})
     return out
 
 
-def colour_options(state: State, seat: int) -> dict[str, Any]:
-    """Phase 6: 2 cards of a colour laid in play this turn (one new) remove a discard card; 3
-    promote a level-1 wizard. Neutral cards never count."""
-    p = state["players"][seat]
-    counts: dict[str, int] = {}
-    fresh: dict[str, bool] = {}
-    laid = [(e["uid"], e["new"]) for e in p["row"]] + [(u, True) for u in p["limbo"]]
-    for uid, new in laid:
-        colour = card_of(state, uid)["colour"]
-        if colour == "neutral":
-            continue
-        counts[colour] = counts.get(colour, 0) + 1
-        fresh[colour] = fresh.get(colour, False) or new
-    eligible = {c: n for c, n in counts.items() if fresh[c]}
-    remove = bool(p["discard"]) and any(n >= 2 for n in eligible.values())
-    promote = [c for c in COLOURS if eligible.get(c, 0) >= 3] if p["level"] == 1 else []
-    return {"remove": remove, "promote": promote}
+def _colour(state: State, seat: int) -> list[Command]:
+    out: list[Command] = []
+    options = state["colour"]
+    if options["remove"]:
+        out.extend({"type": "remove_card", "card": uid} for uid in state["players"][seat]["discard"])
+    out.extend({"type": "promote", "colour": c} for c in options["promote"])
+    out.append({"type": "end_phase"})
+    return out
 
-
-# --- the turn machine --------------------------------------------------------------------------
-
-def _start_turn(ctx: Ctx, seat: int) -> None:
-    """Phases 1–3: curse check, income, upkeep of laid cards, then the creatures that must act."""
-    s = ctx.state
-    ctx.emit("TurnStarted", seat=seat, turn=s["turn"] + 1)
-    p = ctx.state["players"][seat]
-    lose = min(curse_loss(p["level"], p["curses"]), p["life"])
-    if lose:
-        ctx.emit("Damaged", seat=seat, target="wizard", amount=lose, cause="curses")
-    p = ctx.state["players"][seat]
-    income = ctx.state["options"]["income"]
-    if income and not (ctx.state["options"]["other_freeze"] and wizard_frozen(p)):
-        ctx.emit("MagicGained", seat=seat, amount=income, source="income")
-    for e in list(ctx.state["players"][seat]["row"]):
-        c = card_of(ctx.state, e["uid"])
-        frozen = c["type"] == "creature" and e["frozen"]
-        if c.get("upkeep", {}).get("magic"):
-            ctx.emit("MagicGained", seat=seat, amount=c["upkeep"]["magic"], source=e["uid"])
-        if e["magic"] and not frozen:
-            ctx.emit("MagicReleased", seat=seat, card=e["uid"], amount=e["magic"] * c["store"]["release"])
-    pending = [
-        e["uid"] for e in ctx.state["players"][seat]["row"]
-        if not e["frozen"] and act_choices(ctx.state, seat, e["uid"])
-    ]
-    if pending:
-        ctx.emit("PhaseStarted", phase="effects", seat=seat, pending=pending)
-    else:
-        ctx.emit("PhaseStarted", phase="main", seat=seat)
-
-
-def _end_main(ctx: Ctx, seat: int) -> None:
-    """Phase 5 (discard the hand, return unstored magic), then the colour check."""
-    p = ctx.state["players"][seat]
-    if p["hand"]:
-        ctx.emit("HandDiscarded", seat=seat, cards=list(p["hand"]))
-    if p["magic"]:
-        ctx.emit("MagicReturned", seat=seat, amount=p["magic"])
-    options = colour_options(ctx.state, seat)
-    if options["remove"] or options["promote"]:
-        ctx.emit("PhaseStarted", phase="colour", seat=seat, colour=options)
-    else:
-        _end_turn(ctx, seat)
-
-
-def _end_turn(ctx: Ctx, seat: int) -> None:
-    """Phases 7–8: laid spells to the discard pile, thaw, draw 5, refill the shop."""
-    p = ctx.state["players"][seat]
-    if p["limbo"]:
-        ctx.emit("SpellsDiscarded", seat=seat, cards=list(p["limbo"]))
-    turn = ctx.state["turn"]
-    thawed = ["wizard"] if 0 < p["frozen"] <= turn else []
-    thawed += [e["uid"] for e in p["row"] if 0 < e["frozen"] <= turn]
-    if thawed:
-        ctx.emit("Thawed", seat=seat, targets=thawed)
-    ctx.draw(seat, HAND_SIZE)
-    ctx.refill_shop(SHOP_SIZE - len(ctx.state["shop"]["offer"]))
-    ctx.emit("TurnEnded", seat=seat)
-    _start_turn(ctx, 1 - seat)
-
-
-# --- decide ------------------------------------------------------------------------------------
 
 def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     """Validate ``command`` and return its events, with every automatic phase it reaches."""
@@ -393,20 +241,6 @@ def _store_magic(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit("MagicStored", seat=seat, card=command["card"])
 
 
-def store_refusal(state: State, seat: int, uid: Any) -> str | None:
-    p = state["players"][seat]
-    e = entry(p, uid) if isinstance(uid, str) else None
-    if e is None or "store" not in card_of(state, uid):
-        return "magic is stored only on your laid Knihovnička, Velká knihovna or Strom"
-    c = card_of(state, uid)
-    if c["type"] == "creature" and e["frozen"]:
-        return "a frozen Strom cannot take magic"
-    if e["magic"] >= c["store"]["capacity"]:
-        return f"{c['names']['en']} holds at most {c['store']['capacity']} magic"
-    if p["magic"] < 1:
-        return "you have no magic to store"
-    return None
-
 
 def _resolve(ctx: Ctx, seat: int, command: Command) -> None:
     """A creature's attack or ability: in phase 3 each unfrozen creature must act once; in the
@@ -440,9 +274,9 @@ def _end_phase(ctx: Ctx, seat: int, command: Command) -> None:
     if s["phase"] == "main":
         if s["pending"]:
             raise IllegalMove("the creatures of Lektvar zuřivosti attack first")
-        _end_main(ctx, seat)
+        end_main(ctx, seat)
     elif s["phase"] == "colour":
-        _end_turn(ctx, seat)
+        end_turn(ctx, seat)
     else:
         raise IllegalMove("every unfrozen creature must attack or use its ability first")
 
@@ -474,7 +308,7 @@ def _promote(ctx: Ctx, seat: int, command: Command) -> None:
 def _after_colour_choice(ctx: Ctx, seat: int) -> None:
     colour = ctx.state["colour"]
     if not colour["remove"] and not colour["promote"]:
-        _end_turn(ctx, seat)
+        end_turn(ctx, seat)
 
 
 _COMMANDS = {

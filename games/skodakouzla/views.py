@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.skodakouzla.content import cards, levels, wizards
 from games.skodakouzla.state import Event, State, max_life
 
 #: Events whose only hidden part is a deck order: every seat sees the size alone.
@@ -75,35 +74,6 @@ def redact(state: State, event: Event, seat: int | None) -> Event:
     if t == "CardsDrawn" and event["seat"] != seat:
         return {"type": t, "seat": event["seat"], "count": len(event["cards"])}
     return event
-
-
-def to_move(state: State) -> list[int]:
-    if state is None or state["phase"] == "over":
-        return []
-    return [state["active"]]
-
-
-def is_over(state: State) -> bool:
-    return state is not None and state["phase"] == "over"
-
-
-def score(state: State) -> dict[str, Any]:
-    """A duel: each wizard's remaining life; the winner is the wizard still alive."""
-    seats = [
-        {"seat": i, "total": max(0, p["life"]), "breakdown": {"life": max(0, p["life"])}}
-        for i, p in enumerate(state["players"])
-    ]
-    winners = [state["winner"]] if state["winner"] is not None else []
-    return {"seats": seats, "winners": winners}
-
-
-def catalog() -> dict[str, Any]:
-    """Every card, wizard and the level card, each with ``names`` in cs/pl/en."""
-    return {
-        "cards": list(cards().values()),
-        "wizards": wizards(),
-        "levels": {str(k): v for k, v in levels().items()},
-    }
 
 
 def recall(now: State, then: State, seat: int | None) -> dict[str, Any]:

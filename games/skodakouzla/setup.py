@@ -1,12 +1,18 @@
-"""The game's options: the variants and modifications of the rulebook, and arranged games."""
+"""Options (the variants and modifications of the rulebook, and arranged games) and the opening events."""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any
 
-from games.interface import InvalidOptions
-from games.skodakouzla.content import COLOURS, card, shop_cards, starter_deck
+from games.interface import Event, InvalidOptions
+from games.rng import Rng
+from games.skodakouzla.content import COLOURS, card, levels, shop_cards, starter_deck
+from games.skodakouzla.flow import Ctx, start_turn
+from games.skodakouzla.state import HAND_SIZE, SHOP_SIZE
+
+#: Cards the first player draws for the first turn; the second prepares a full hand.
+FIRST_HAND = 3
 
 #: Every option with its default: standard income 1, no variant, no modification.
 DEFAULTS: dict[str, Any] = {
@@ -77,3 +83,58 @@ def arranged_order(pool: list[str], ids: list[str], cards_of: dict[str, str]) ->
         rest.remove(uid)
         prefix.append(uid)
     return prefix, rest
+
+
+def setup(options: dict[str, Any], seats: int, rng: Rng) -> list[Event]:
+    """Shuffle the starter decks and the shop, lay 6 shop cards, deal 3 and 5, start turn 1."""
+    if seats != 2:
+        raise InvalidOptions("Škoda kouzla is a duel for exactly 2 players")
+    opts = normalize(dict(options))
+    two = opts["two_colours"]
+    if two is True:
+        kept = sorted(rng.shuffle(list(COLOURS))[:2])
+    elif two:
+        kept = sorted(two)
+    else:
+        kept = list(COLOURS)
+    cards_of: dict[str, str] = {}
+    decks: list[list[str]] = []
+    for seat in range(seats):
+        uids = []
+        for k, card_id in enumerate(starter_deck(), 1):
+            uid = f"p{seat}.{k:02d}"
+            cards_of[uid] = card_id
+            uids.append(uid)
+        decks.append(uids)
+    shop: list[str] = []
+    unused: list[str] = []
+    for k, card_id in enumerate(shop_cards(), 1):
+        uid = f"s{k:02d}"
+        cards_of[uid] = card_id
+        colour = card(card_id)["colour"]
+        (shop if colour == "neutral" or colour in kept else unused).append(uid)
+    arranged = opts["arranged"] or {}
+    masters = opts["masters"]
+    wizards = [
+        {"level": 2 if masters else 1, "colour": masters[s] if masters else None,
+         "life": levels()[2 if masters else 1]["life"]}
+        for s in range(seats)
+    ]
+    events: list[Event] = [{
+        "type": "GameStarted", "options": opts, "seats": seats, "arranged": bool(opts["arranged"]),
+        "shop_colours": kept, "cards": cards_of, "unused": unused, "wizards": wizards,
+    }]
+    arranged_decks = arranged.get("decks", [[], []])
+    for seat in range(seats):
+        top, rest = arranged_order(decks[seat], arranged_decks[seat], cards_of)
+        events.append({"type": "DeckShuffled", "seat": seat, "deck": top + rng.shuffle(rest)})
+    top, rest = arranged_order(shop, arranged.get("shop", []), cards_of)
+    events.append({"type": "ShopShuffled", "deck": top + rng.shuffle(rest)})
+    ctx = Ctx(None, rng)
+    for e in events:
+        ctx.emit(e.pop("type"), **e)
+    ctx.refill_shop(SHOP_SIZE)
+    ctx.draw(0, FIRST_HAND)
+    ctx.draw(1, HAND_SIZE)
+    start_turn(ctx, 0)
+    return ctx.events
