@@ -17,7 +17,7 @@ from projections import clocks, commands, lobby
 from projections.cache import CACHE
 from projections.fold import Folded, load, opening_version
 from projections.lobby import GameRow
-from service import contract, schemas
+from service import bodies, contract, schemas
 from service.app import connection, listener
 from service.auth import caller_seat
 from service.errors import NotFound
@@ -205,20 +205,37 @@ class Actions(MethodView):
         return game.legal_actions(folded.state, seat), 200, _etag(folded.version)
 
 
+COMMAND = schemas.CommandSchema()
+
+
+def _plain_command(body: Any) -> bool:
+    """Whether ``body`` fits :class:`schemas.CommandSchema` as it is (see :mod:`service.bodies`)."""
+    if not isinstance(body, dict):
+        return False
+    kind, expected = body.get("type"), body.get("expected_version", 0)
+    return (
+        isinstance(kind, str)
+        and 0 < len(kind) <= 64
+        and type(expected) is int
+        and schemas.VERSION.min <= expected <= schemas.VERSION.max
+    )
+
+
 @blp.route("/<uuid:game_id>/commands")
 class Commands(MethodView):
-    @blp.arguments(schemas.CommandSchema)
+    @bodies.documented_body(COMMAND)
     @blp.response(201, schemas.AppendedSchema)
     @blp.alt_response(401, schema=schemas.ProblemSchema)
     @blp.alt_response(409, schema=schemas.ProblemSchema)
     @blp.alt_response(422, schema=schemas.ProblemSchema)
     @blp.doc(security=[{"seat": []}])
-    def post(self, body: dict[str, Any], game_id: UUID) -> Any:
+    def post(self, game_id: UUID) -> Any:
         """Play a command as the caller's seat.
 
         ``expected_version`` makes a stale command fail with 409; an ``Idempotency-Key`` header
         makes a retried command return its first result without appending again.
         """
+        body = bodies.read(blp, COMMAND, _plain_command)
         expected = body.pop("expected_version", None)
         key = request.headers.get("Idempotency-Key")
         with connection() as conn:
@@ -239,7 +256,7 @@ class Commands(MethodView):
         headers = _etag(played.version)
         if played.replayed:
             headers["Idempotent-Replayed"] = "true"
-        return {"version": played.version, "events": events}, 201, headers
+        return bodies.answer({"version": played.version, "events": events}, 201, headers)
 
 
 @blp.route("/<uuid:game_id>/events")

@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, g, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
 
 #: Bytes of body read at most, unless ``KOTLIK_MAX_BODY`` says otherwise.
@@ -67,7 +67,8 @@ def read_json_first() -> None:
 
     webargs parses bodies with the standard library, whose recursion on deep nesting ended in
     a 500; by the time it runs, the body is known to be small and shallow (and it reads the
-    bytes cached here). Requests that match no route are not read at all.
+    bytes cached here). The parsed value is kept as ``g.json_body`` for views that read their
+    body by hand (:mod:`service.bodies`). Requests that match no route are not read at all.
     """
     if request.routing_exception is not None or request.method not in _WITH_BODY or not request.is_json:
         return
@@ -82,7 +83,7 @@ def read_json_first() -> None:
     if not data:
         return  # the view's schema says what is missing
     try:
-        current_app.json.loads(data)
+        g.json_body = current_app.json.loads(data)
     except ValueError as e:  # orjson's JSONDecodeError, or too deep
         raise BadRequest(f"malformed JSON: {e}") from None
 
