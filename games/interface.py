@@ -16,8 +16,12 @@ state back from a jsonb snapshot (keys reordered) behaves exactly like the one k
 ``setup(options, seats, rng) -> list[Event]``
     The opening events. ``seats`` is the number of seats. Raises :class:`InvalidOptions`.
 ``decide(state, seat, command, rng) -> list[Event]``
-    Validates ``command`` (a dict with ``type``) for ``seat``; raises :class:`NotYourTurn` or
-    :class:`IllegalMove`. Returns the events that record its effect, every random outcome included.
+    Validates ``command`` (a dict with ``type``) for ``seat``: :class:`NotYourTurn` when the seat
+    may not act now at all (the game is over, other seats are to move), whatever it sent;
+    :class:`IllegalMove` when it may act but not this (not an object with a string ``type``, an
+    unknown type or field, a move the rules forbid). Every game opens ``decide`` with
+    :func:`games.toolkit.open_command`, which makes these checks in this order. Returns the events
+    that record its effect, every random outcome included.
 ``evolve(state, event) -> State``
     Applies one event to a state (``None`` before the first event); never mutates its input, never
     draws a random number, never fails on an event that ``setup``/``decide`` produced.
@@ -97,11 +101,12 @@ class GameError(Exception):
 
 
 class IllegalMove(GameError):
-    """The command is well formed but the rules forbid it now (HTTP 422)."""
+    """The seat may act now, but not this: a malformed command or one the rules forbid (HTTP 422)."""
 
 
 class NotYourTurn(GameError):
-    """The seat may not act now (HTTP 409)."""
+    """The seat may not act now at all, whatever it sends: the game is over or others are to move
+    (HTTP 409)."""
 
 
 class InvalidOptions(GameError):

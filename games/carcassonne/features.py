@@ -19,7 +19,13 @@ Rec = dict[str, Any]
 
 def empty_map() -> dict[str, Any]:
     return {
-        "tiles": [], "grid": {}, "owner": {}, "features": {}, "next_fid": 0, "frontier": {}, "completed": [],
+        "tiles": [],
+        "grid": {},
+        "owner": {},
+        "features": {},
+        "next_fid": 0,
+        "frontier": {},
+        "completed": [],
     }
 
 
@@ -60,7 +66,11 @@ def place(s: dict[str, Any], tile: str, x: int, y: int, rotation: int) -> dict[s
         fid = str(nf)
         nf += 1
         rec: Rec = {
-            "kind": f.kind, "segs": [seg], "open": len(f.edges), "shields": int(f.shield), "followers": [],
+            "kind": f.kind,
+            "segs": [seg],
+            "open": len(f.edges),
+            "shields": int(f.shield),
+            "followers": [],
         }
         if f.kind == "field":
             rec["cities"] = [mine[c] for c in f.cities]

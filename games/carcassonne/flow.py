@@ -10,24 +10,12 @@ from games.carcassonne import features, scoring
 from games.carcassonne.state import evolve
 from games.interface import Event
 from games.rng import Rng
-
-
-class Log:
-    """The events a command produces, folded as they are made so later ones see their effect."""
-
-    def __init__(self, state: dict[str, Any]) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
-
+from games.toolkit import Recorder
 
 
 def finish_turn(s: dict[str, Any], seat: int, event: Event, rng: Rng) -> list[Event]:
     """Score what the tile completed (followers return; the magic figure returns too, fn.), then draw."""
-    log = Log(s)
+    log = Recorder(s, evolve)
     log.emit(event)
     for fid in log.state["completed"]:
         st = log.state
@@ -54,7 +42,7 @@ def _scored(s: dict[str, Any], fid: str, final: bool) -> Event:
     }
 
 
-def draw(log: Log, seat: int, rng: Rng) -> None:
+def draw(log: Recorder, seat: int, rng: Rng) -> None:
     """Draw for ``seat``: the arranged tiles first, then uniformly from the rest (a shuffled pack)."""
     while True:
         s = log.state
@@ -71,7 +59,7 @@ def draw(log: Log, seat: int, rng: Rng) -> None:
     _final_scoring(log)
 
 
-def _final_scoring(log: Log) -> None:
+def _final_scoring(log: Recorder) -> None:
     """Incomplete roads, cities and monasteries, then fields; magic figures modify as in play."""
     for fields in (False, True):
         s = log.state

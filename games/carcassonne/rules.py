@@ -8,16 +8,15 @@ tile that fits nowhere is discarded and another drawn; when none is left the gam
 final scoring follows.
 """
 
-
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from games.carcassonne import features, magic, tiles
 from games.carcassonne.flow import finish_turn
-from games.interface import Command, Event, IllegalMove, NotYourTurn, State
+from games.interface import Command, Event, IllegalMove, State
 from games.rng import Rng
+from games.toolkit import check_fields, open_command
 
 #: The phases in which a seat is to move; ``drawing`` and ``scoring`` only occur between the events of
 #: one command (after the start tile, after the follower step).
@@ -59,18 +58,30 @@ def _magic_command(s: dict[str, Any], seat: int, cmd: Command, rng: Rng) -> list
     _need_phase(s, "conflict", "magic")
     fig = cmd.get("figure")
     if fig not in magic.FIGURES:
-        raise IllegalMove("figure is \"mage\" or \"witch\"")
+        raise IllegalMove('figure is "mage" or "witch"')
     body: Command = {"type": "remove_magic", "figure": fig}
     if cmd["type"] == "place_magic":
-        body = {"type": "place_magic", "figure": fig, "x": _int(cmd, "x"), "y": _int(cmd, "y"),
-                "feature": _int(cmd, "feature")}
+        body = {
+            "type": "place_magic",
+            "figure": fig,
+            "x": _int(cmd, "x"),
+            "y": _int(cmd, "y"),
+            "feature": _int(cmd, "feature"),
+        }
     if not magic.allowed(s, body):
         raise IllegalMove(_magic_reason(s, body))
     if body["type"] == "remove_magic":
         return [{"type": "MagicFigureRemoved", "seat": seat, "figure": fig}]
     seg = s.get(fig)
-    event: Event = {"type": "MagicFigurePlaced", "seat": seat, "figure": fig, "x": body["x"], "y": body["y"],
-                    "feature": body["feature"], "from": None if seg is None else features.position(s, seg)}
+    event: Event = {
+        "type": "MagicFigurePlaced",
+        "seat": seat,
+        "figure": fig,
+        "x": body["x"],
+        "y": body["y"],
+        "feature": body["feature"],
+        "from": None if seg is None else features.position(s, seg),
+    }
     return [event]
 
 
@@ -81,8 +92,10 @@ def _magic_reason(s: dict[str, Any], body: Command) -> str:
         return "a magic figure is removed only when neither can be placed or moved"
     if s["phase"] == "conflict":
         return "move a magic figure to another incomplete road or city (not the feature they share)"
-    return ("a magic figure goes onto an incomplete road or city of the map, never onto the other figure's "
-            "feature, and a figure already out must change feature")
+    return (
+        "a magic figure goes onto an incomplete road or city of the map, never onto the other figure's "
+        "feature, and a figure already out must change feature"
+    )
 
 
 def follower_options(s: dict[str, Any], seat: int) -> list[Command]:
@@ -112,15 +125,21 @@ def _place_follower(s: dict[str, Any], seat: int, cmd: Command, rng: Rng) -> lis
     if s["features"][s["owner"][f"{t}:{i}"]]["followers"]:
         raise IllegalMove("a follower already occupies that feature")
     kind = feats[i].kind
-    event: Event = {"type": "FollowerPlaced", "seat": seat, "x": x, "y": y, "feature": i, "kind": kind,
-                    "role": tiles.ROLES[kind]}
+    event: Event = {
+        "type": "FollowerPlaced",
+        "seat": seat,
+        "x": x,
+        "y": y,
+        "feature": i,
+        "kind": kind,
+        "role": tiles.ROLES[kind],
+    }
     return finish_turn(s, seat, event, rng)
 
 
 def _pass(s: dict[str, Any], seat: int, cmd: Command, rng: Rng) -> list[Event]:
     _need_phase(s, "follower")
     return finish_turn(s, seat, {"type": "FollowerSkipped", "seat": seat}, rng)
-
 
 
 FIELDS = {
@@ -141,23 +160,9 @@ _COMMANDS = {
 
 
 def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
-    if not isinstance(command, Mapping):
-        raise IllegalMove("a command is an object with a type")
-    kind = command.get("type")
-    handler = _COMMANDS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
-        raise IllegalMove(f"unknown command {command.get('type')!r}; known: {sorted(_COMMANDS)}")
-    names = FIELDS[str(kind)]
-    extra = sorted(str(k) for k in command if k != "type" and k not in names)
-    if extra:
-        shape = ", ".join(["type", *names])
-        raise IllegalMove(f"the {kind} command has only the fields {shape}; not {extra}")
-    if state is None or state["phase"] not in PLAYING:
-        over = state is not None and state["phase"] == "over"
-        raise IllegalMove("the game is over" if over else "the game has not started")
-    if seat != state["turn"]:
-        raise NotYourTurn(f"it is the turn of seat {state['turn']}")
-    return handler(state, seat, dict(command), rng)
+    kind = open_command(command, seat, over=is_over(state), to_move=to_move(state), commands=_COMMANDS)
+    check_fields(command, FIELDS[kind])
+    return _COMMANDS[kind](state, seat, dict(command), rng)
 
 
 def placements(s: dict[str, Any]) -> list[list[int]]:

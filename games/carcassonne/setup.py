@@ -6,27 +6,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.carcassonne import tiles
-from games.carcassonne.flow import Log, draw
+from games.carcassonne.flow import draw
 from games.carcassonne.state import evolve
 from games.interface import Event, InvalidOptions
 from games.rng import Rng
+from games.toolkit import Recorder, check_option_keys, option
 
 SEATS = (2, 5)
 OPTION_KEYS = ("mage_witch", "arranged")
 
 
 def _options(options: Mapping[str, Any]) -> tuple[bool, list[str]]:
-    if not isinstance(options, Mapping):
-        raise InvalidOptions("options must be an object")
-    unknown = sorted(set(options) - set(OPTION_KEYS))
-    if unknown:
-        raise InvalidOptions(f"unknown options {unknown}; known: {list(OPTION_KEYS)}")
-    mw = options.get("mage_witch", True)
-    if not isinstance(mw, bool):
-        raise InvalidOptions("mage_witch must be true or false")
+    check_option_keys(options, OPTION_KEYS)
+    mw = option(options, "mage_witch", True, bool, "mage_witch must be true or false")
     arranged = options.get("arranged", [])
     if not isinstance(arranged, list) or not all(isinstance(t, str) for t in arranged):
-        raise InvalidOptions("arranged must be a list of tile ids such as \"U.3\"")
+        raise InvalidOptions('arranged must be a list of tile ids such as "U.3"')
     known = set(tiles.tile_ids(mw)) - {tiles.START}
     bad = [t for t in arranged if t not in known]
     if bad:
@@ -49,7 +44,7 @@ def setup(options: Mapping[str, Any], seats: int, rng: Rng) -> list[Event]:
         "mage_witch": mw,
         "start": {"tile": tiles.START, "x": 0, "y": 0, "rotation": 0},
     }
-    log = Log(evolve(None, started))
-    log.events.append(started)
+    log = Recorder(None, evolve)
+    log.emit(started)
     draw(log, 0, rng)
     return log.events

@@ -102,8 +102,14 @@ def oriented(type_id: str, rotation: int) -> Oriented:
         if f["kind"] == "monastery":
             monastery = i
     return Oriented(
-        type_id, rotation, bool(t["mage"]), "".join(edges), tuple(feats),
-        tuple(edge_feature), tuple(half_feature), monastery,
+        type_id,
+        rotation,
+        bool(t["mage"]),
+        "".join(edges),
+        tuple(feats),
+        tuple(edge_feature),
+        tuple(half_feature),
+        monastery,
     )
 
 

@@ -15,8 +15,22 @@ from typing import Any
 from games.carcassonne import features, rules, scoring, tiles
 from games.interface import Event, State
 
-_PUBLIC = ("seats", "mage_witch", "phase", "turn", "supply", "tiles", "grid", "owner", "features", "next_fid",
-           "frontier", "completed", "last", "discarded")
+_PUBLIC = (
+    "seats",
+    "mage_witch",
+    "phase",
+    "turn",
+    "supply",
+    "tiles",
+    "grid",
+    "owner",
+    "features",
+    "next_fid",
+    "frontier",
+    "completed",
+    "last",
+    "discarded",
+)
 
 
 def _followers(s: dict[str, Any]) -> list[dict[str, Any]]:

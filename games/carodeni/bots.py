@@ -63,8 +63,9 @@ def _value(view: Mapping[str, Any], me: dict[str, Any], want: Counter[str], a: C
         score = float(sum(card["ap"].values()))
         if not content.is_novice(w):
             colours = content.banners(w)
-            matching = [p for p in me["potions"]
-                        if content.potion_card(p)["colour"] in colours + (content.PALE,)]
+            matching = [
+                p for p in me["potions"] if content.potion_card(p)["colour"] in colours + (content.PALE,)
+            ]
             score += 2 * len(matching)
             if matching and sum(want.values()) <= 2:
                 score += 4

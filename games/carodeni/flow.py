@@ -8,6 +8,7 @@ from typing import Any
 from games.carodeni import content, goals
 from games.carodeni.state import Event, State, apply, clone, copy_player, current_seat
 from games.rng import Rng
+from games.toolkit import Recorder
 
 #: The solo game lasts exactly 15 rounds, in three stages of five.
 SOLO_ROUNDS = 15
@@ -35,31 +36,32 @@ def draw_from(bag: dict[str, int], plan: list[str], rng: Rng) -> str | None:
     return kind
 
 
-class Flow:
-    """A private copy of the state and the events that led to it. A seat's area is copied only
-    when an event first changes it (most commands touch one seat; copying five is the cost)."""
+class Flow(Recorder):
+    """A command's events recorded on a private copy of the state, with the steps that follow
+    without a choice (refills, a deck running out, goals, the end of a turn and of the game). A
+    seat's area is copied only when an event first changes it (most commands touch one seat;
+    copying five is the cost)."""
 
     def __init__(self, state: State, rng: Rng) -> None:
         seat = current_seat(state)
-        self.s = clone(state, seat, every_seat=False)
+        super().__init__(clone(state, seat, every_seat=False), self._apply)
         self._copied = {seat}
         self.rng = rng
-        self.events: list[Event] = []
 
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
+    def _apply(self, state: State, event: Event) -> State:
         seat = event.get("seat")
         if seat is not None and seat not in self._copied:
-            self.s["players"][seat] = copy_player(self.s["players"][seat])
+            state["players"][seat] = copy_player(state["players"][seat])
             self._copied.add(seat)
-        apply(self.s, event)
+        apply(state, event)
+        return state
 
     def draw_kind(self) -> str | None:
-        return draw_from(dict(self.s["bag"]), list(self.s["bag_plan"]), self.rng)
+        return draw_from(dict(self.state["bag"]), list(self.state["bag_plan"]), self.rng)
 
     def take(self, seat: int, item: str, location: str, slot: int | None = None) -> None:
         """The item leaves the board and its place is refilled at once (it may be taken again)."""
-        b = self.s["board"][content.LOCATIONS.index(location)]
+        b = self.state["board"][content.LOCATIONS.index(location)]
         event: dict[str, Any] = {"type": "ItemTaken", "seat": seat, "item": item, "location": location}
         if item == "ingredient":
             assert slot is not None
@@ -74,30 +76,37 @@ class Flow:
             event["tool"] = content.potions()[b["potion"]]["back"]
         self.emit(event)
         if item == "ingredient":
-            self.emit({"type": "SlotRefilled", "location": location, "item": "ingredient",
-                       "slot": slot, "kind": self.draw_kind()})
+            self.emit(
+                {
+                    "type": "SlotRefilled",
+                    "location": location,
+                    "item": "ingredient",
+                    "slot": slot,
+                    "kind": self.draw_kind(),
+                }
+            )
         elif item in ("potion", "tool"):
             self._refill_card(location, "potion")
         else:
             self._refill_card(location, "witch")
 
     def _refill_card(self, location: str, item: str) -> None:
-        deck = self.s[f"{item}_deck"]
+        deck = self.state[f"{item}_deck"]
         card = deck[0] if deck else None
         self.emit({"type": "SlotRefilled", "location": location, "item": item, "card": card})
-        if card is not None and not self.s[f"{item}_deck"]:
+        if card is not None and not self.state[f"{item}_deck"]:
             self.deck_ran_out(item)
 
     def deck_ran_out(self, item: str) -> None:
         """An empty deck triggers the end; the cards set aside at setup become its deck."""
         name = "witches" if item == "witch" else "potions"
-        self.emit({"type": "DeckRanOut", "deck": name, "aside": list(self.s[f"{item}_aside"])})
+        self.emit({"type": "DeckRanOut", "deck": name, "aside": list(self.state[f"{item}_aside"])})
         self.trigger_end(f"{name}_deck_ran_out")
 
     def refresh(self, seat: int, target: str, location: str | None) -> None:
         """Three cards to the bottom of their deck and three new from the top, or one location's
         ingredients back into the bag and three new drawn."""
-        s = self.s
+        s = self.state
         if target == "ingredients":
             assert location is not None
             b = s["board"][content.LOCATIONS.index(location)]
@@ -107,34 +116,43 @@ class Flow:
                     bag[k] += 1
             plan = list(s["bag_plan"])
             drawn = [draw_from(bag, plan, self.rng) for _ in range(3)]
-            self.emit({"type": "OfferRefreshed", "seat": seat, "target": target, "location": location,
-                       "returned": list(b["ingredients"]), "drawn": drawn})
+            self.emit(
+                {
+                    "type": "OfferRefreshed",
+                    "seat": seat,
+                    "target": target,
+                    "location": location,
+                    "returned": list(b["ingredients"]),
+                    "drawn": drawn,
+                }
+            )
             return
         item = "witch" if target == "witches" else "potion"
         returned = [b[item] for b in s["board"]]
         deck = s[f"{item}_deck"] + [c for c in returned if c is not None]
         drawn = [deck[i] if i < len(deck) else None for i in range(3)]
-        self.emit({"type": "OfferRefreshed", "seat": seat, "target": target,
-                   "returned": returned, "drawn": drawn})
+        self.emit(
+            {"type": "OfferRefreshed", "seat": seat, "target": target, "returned": returned, "drawn": drawn}
+        )
         if not s[f"{item}_deck"] and any(c is not None for c in drawn):
             self.deck_ran_out(item)
 
     def trigger_end(self, reason: str) -> None:
         """Finish this round and play one more (the solo game ignores it: it lasts 15 rounds)."""
-        if self.s["solo"] or self.s["end_round"] is not None:
+        if self.state["solo"] or self.state["end_round"] is not None:
             return
-        self.emit({"type": "EndTriggered", "reason": reason, "last_round": self.s["round"] + 1})
+        self.emit({"type": "EndTriggered", "reason": reason, "last_round": self.state["round"] + 1})
 
     def claim_goals(self, seat: int) -> None:
         """Goals go at once to the first who meets them; the second-to-last one triggers the end."""
-        for event in goals.claims(self.s, seat):
+        for event in goals.claims(self.state, seat):
             self.emit(event)
-            claimed = sum(1 for g in self.s["goals"] if g["claimed_by"] is not None)
-            if claimed >= len(self.s["goals"]) - 1:
+            claimed = sum(1 for g in self.state["goals"] if g["claimed_by"] is not None)
+            if claimed >= len(self.state["goals"]) - 1:
                 self.trigger_end("goals")
 
     def end_turn(self) -> None:
-        s = self.s
+        s = self.state
         seat = current_seat(s)
         last_in_round = s["turn"]["index"] == len(s["order"]) - 1
         rnd = s["round"]
@@ -150,11 +168,19 @@ class Flow:
 
     def _grandmaster(self) -> None:
         """Grandmaster difficulty: the goals nobody claimed go to Ostara at the end."""
-        s = self.s
+        s = self.state
         if s["difficulty"] != "grandmaster":
             return
         for i, goal in enumerate(s["goals"]):
             if goal["claimed_by"] is None:
-                self.emit({"type": "GoalClaimed", "seat": s["ostara"], "goal": i,
-                           "token": goal["token"], "side": goal["side"],
-                           "points": goals.side(goal)["points"], "reason": "unclaimed_at_end"})
+                self.emit(
+                    {
+                        "type": "GoalClaimed",
+                        "seat": s["ostara"],
+                        "goal": i,
+                        "token": goal["token"],
+                        "side": goal["side"],
+                        "points": goals.side(goal)["points"],
+                        "reason": "unclaimed_at_end",
+                    }
+                )

@@ -21,10 +21,7 @@ def met(player: dict[str, Any], condition: dict[str, Any]) -> bool:
         n = sum(1 for w in player["clan_witches"] if condition["colour"] in content.banners(w))
         return n >= condition["count"]
     if kind == "potions":
-        n = sum(
-            1 for p in player["clan_potions"]
-            if content.potion_card(p)["colour"] == condition["colour"]
-        )
+        n = sum(1 for p in player["clan_potions"] if content.potion_card(p)["colour"] == condition["colour"])
         return n >= condition["count"]
     if kind == "tools":
         have = {tool_kind(c) for c in player["clan_tools"]}
@@ -43,6 +40,14 @@ def claims(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     out = []
     for i, goal in enumerate(state["goals"]):
         if goal["claimed_by"] is None and met(player, side(goal)):
-            out.append({"type": "GoalClaimed", "seat": seat, "goal": i, "token": goal["token"],
-                        "side": goal["side"], "points": side(goal)["points"]})
+            out.append(
+                {
+                    "type": "GoalClaimed",
+                    "seat": seat,
+                    "goal": i,
+                    "token": goal["token"],
+                    "side": goal["side"],
+                    "points": side(goal)["points"],
+                }
+            )
     return out

@@ -18,15 +18,16 @@ Candidate = tuple[int, str]
 
 
 def turn(flow: Flow) -> None:
-    s = flow.s
+    s = flow.state
     me = s["ostara"]
     o = s["ostara_state"]
     stage = s["round"] // STAGE_ROUNDS
     if o["stage"] != stage:
         planned = o["plan"][stage] if stage < len(o["plan"]) else []
         rest = [t for t in o["tokens"] if t not in planned]
-        flow.emit({"type": "OstaraTokensShuffled", "stage": stage,
-                   "order": list(planned) + flow.rng.shuffle(rest)})
+        flow.emit(
+            {"type": "OstaraTokensShuffled", "stage": stage, "order": list(planned) + flow.rng.shuffle(rest)}
+        )
     token = s["ostara_state"]["order"][0]
     flow.emit({"type": "OstaraTokenDrawn", "seat": me, "token": token})
     spec = content.ostara_tokens()[token]
@@ -38,7 +39,7 @@ def turn(flow: Flow) -> None:
 
 
 def _step(flow: Flow, me: int, step: str, criteria: list[str]) -> None:
-    s = flow.s
+    s = flow.state
     player = s["players"][me]
     if step == "animal":
         if _animal(flow, me):
@@ -63,13 +64,18 @@ def _step(flow: Flow, me: int, step: str, criteria: list[str]) -> None:
 
 def _card(flow: Flow, me: int, kind: str, criteria: list[str]) -> None:
     """Filter the offered cards by each priority row in turn; then the topmost."""
-    s = flow.s
-    candidates: list[Candidate] = [
-        (i, b[kind]) for i, b in enumerate(s["board"]) if b[kind] is not None
-    ]
+    s = flow.state
+    candidates: list[Candidate] = [(i, b[kind]) for i, b in enumerate(s["board"]) if b[kind] is not None]
     if not candidates:
-        flow.emit({"type": "OstaraChose", "seat": me, "step": kind, "choice": None,
-                   "reason": f"no {kind} card on offer"})
+        flow.emit(
+            {
+                "type": "OstaraChose",
+                "seat": me,
+                "step": kind,
+                "choice": None,
+                "reason": f"no {kind} card on offer",
+            }
+        )
         return
     reasons = []
     for criterion in criteria:
@@ -81,8 +87,16 @@ def _card(flow: Flow, me: int, kind: str, criteria: list[str]) -> None:
     if len(candidates) > 1:
         reasons.append("the topmost of those left")
     loc = content.LOCATIONS[i]
-    flow.emit({"type": "OstaraChose", "seat": me, "step": kind, "choice": card, "location": loc,
-               "reason": "; ".join(r for r in reasons if r) or "the only one on offer"})
+    flow.emit(
+        {
+            "type": "OstaraChose",
+            "seat": me,
+            "step": kind,
+            "choice": card,
+            "location": loc,
+            "reason": "; ".join(r for r in reasons if r) or "the only one on offer",
+        }
+    )
     flow.take(me, kind, loc)
 
 
@@ -92,8 +106,7 @@ def _colour(kind: str, card: str) -> tuple[str, ...]:
     return (content.potion_card(card)["colour"],)
 
 
-def _by_goal(s: dict[str, Any], me: int, kind: str, cands: list[Candidate]) -> tuple[
-        list[Candidate], str]:
+def _by_goal(s: dict[str, Any], me: int, kind: str, cands: list[Candidate]) -> tuple[list[Candidate], str]:
     """A card towards a goal, goals taken left to right (easy to hard). On the novice
     difficulty she pursues no goals."""
     if s["difficulty"] == "novice":
@@ -111,8 +124,7 @@ def _by_goal(s: dict[str, Any], me: int, kind: str, cands: list[Candidate]) -> t
     return cands, "goals: no card on offer helps one"
 
 
-def _by_banner(s: dict[str, Any], me: int, kind: str, cands: list[Candidate]) -> tuple[
-        list[Candidate], str]:
+def _by_banner(s: dict[str, Any], me: int, kind: str, cands: list[Candidate]) -> tuple[list[Candidate], str]:
     """A card whose banner matches one of her cards of the other type."""
     player = s["players"][me]
     if kind == "witch":
@@ -126,8 +138,7 @@ def _by_banner(s: dict[str, Any], me: int, kind: str, cands: list[Candidate]) ->
     return cands, "banner: none matches"
 
 
-def _by_points(s: dict[str, Any], me: int, kind: str, cands: list[Candidate]) -> tuple[
-        list[Candidate], str]:
+def _by_points(s: dict[str, Any], me: int, kind: str, cands: list[Candidate]) -> tuple[list[Candidate], str]:
     cards = content.witches() if kind == "witch" else content.potions()
     best = max(cards[c]["points"] for _, c in cands)
     return [c for c in cands if cards[c[1]]["points"] == best], f"most points ({best})"
@@ -145,8 +156,7 @@ def _has_witch_for(player: dict[str, Any], potion: str) -> bool:
 
 def missing(player: dict[str, Any], potion: str) -> Counter[str]:
     need = Counter(content.potion_card(potion)["ingredients"])
-    return Counter({k: n - player["ingredients"][k] for k, n in need.items()
-                    if n > player["ingredients"][k]})
+    return Counter({k: n - player["ingredients"][k] for k, n in need.items() if n > player["ingredients"][k]})
 
 
 def potion_priority(player: dict[str, Any]) -> list[str]:
@@ -156,20 +166,30 @@ def potion_priority(player: dict[str, Any]) -> list[str]:
     for i, p in enumerate(player["potions"]):
         short = sum(missing(player, p).values())
         if short:
-            ranked.append(((not _has_witch_for(player, p), short,
-                            -content.potion_card(p)["points"], i), p))
+            ranked.append(((not _has_witch_for(player, p), short, -content.potion_card(p)["points"], i), p))
     return [p for _, p in sorted(ranked)]
 
 
 def _ingredient(flow: Flow, me: int) -> None:
     """Rows top to bottom, left to right: the first ingredient her best potion lacks."""
-    s = flow.s
+    s = flow.state
     player = s["players"][me]
-    spots = [(i, slot, k) for i, b in enumerate(s["board"])
-             for slot, k in enumerate(b["ingredients"]) if k is not None]
+    spots = [
+        (i, slot, k)
+        for i, b in enumerate(s["board"])
+        for slot, k in enumerate(b["ingredients"])
+        if k is not None
+    ]
     if not spots:
-        flow.emit({"type": "OstaraChose", "seat": me, "step": "ingredient", "choice": None,
-                   "reason": "no ingredient on the board"})
+        flow.emit(
+            {
+                "type": "OstaraChose",
+                "seat": me,
+                "step": "ingredient",
+                "choice": None,
+                "reason": "no ingredient on the board",
+            }
+        )
         return
     choice, why = spots[0], "no potion of hers needs one on offer: the first from the top"
     for p in potion_priority(player):
@@ -180,32 +200,55 @@ def _ingredient(flow: Flow, me: int) -> None:
             break
     i, slot, kind = choice
     loc = content.LOCATIONS[i]
-    flow.emit({"type": "OstaraChose", "seat": me, "step": "ingredient", "choice": kind,
-               "location": loc, "slot": slot, "reason": why})
+    flow.emit(
+        {
+            "type": "OstaraChose",
+            "seat": me,
+            "step": "ingredient",
+            "choice": kind,
+            "location": loc,
+            "slot": slot,
+            "reason": why,
+        }
+    )
     flow.take(me, "ingredient", loc, slot)
 
 
 def _animal(flow: Flow, me: int) -> bool:
     """The first animal from the top that she has not yet, straight into her clan."""
-    s = flow.s
+    s = flow.state
     player = s["players"][me]
     owned = {content.witches()[c]["animal"] for c in player["clan_animals"]}
     for i, b in enumerate(s["board"]):
         if b["witch"] is not None and content.witches()[b["witch"]]["animal"] not in owned:
             loc = content.LOCATIONS[i]
-            flow.emit({"type": "OstaraChose", "seat": me, "step": "animal",
-                       "choice": content.witches()[b["witch"]]["animal"], "location": loc,
-                       "reason": "the first animal from the top that she has not yet"})
+            flow.emit(
+                {
+                    "type": "OstaraChose",
+                    "seat": me,
+                    "step": "animal",
+                    "choice": content.witches()[b["witch"]]["animal"],
+                    "location": loc,
+                    "reason": "the first animal from the top that she has not yet",
+                }
+            )
             flow.take(me, "animal", loc)
             return True
-    flow.emit({"type": "OstaraChose", "seat": me, "step": "animal", "choice": None,
-               "reason": "she has every animal on offer: an ingredient instead"})
+    flow.emit(
+        {
+            "type": "OstaraChose",
+            "seat": me,
+            "step": "animal",
+            "choice": None,
+            "reason": "she has every animal on offer: an ingredient instead",
+        }
+    )
     return False
 
 
 def _brew(flow: Flow, me: int) -> None:
     """At most one potion: the most points, then the leftmost; her earliest fitting witch."""
-    player = flow.s["players"][me]
+    player = flow.state["players"][me]
     options = []
     for i, p in enumerate(player["potions"]):
         if not _has_witch_for(player, p):
@@ -217,8 +260,16 @@ def _brew(flow: Flow, me: int) -> None:
         return
     _, _, potion, pay = min(options)
     colour = content.potion_card(potion)["colour"]
-    witch = next(w for w in player["played"]
-                 if colour == content.PALE or colour in content.banners(w))
-    flow.emit({"type": "PotionBrewed", "seat": me, "potion": potion, "witch": witch,
-               "payment": pay, "spent": payment.spent(pay), "tools_to_clan": [],
-               "reason": "Ostara brews without tools: the most points, then the leftmost"})
+    witch = next(w for w in player["played"] if colour == content.PALE or colour in content.banners(w))
+    flow.emit(
+        {
+            "type": "PotionBrewed",
+            "seat": me,
+            "potion": potion,
+            "witch": witch,
+            "payment": pay,
+            "spent": payment.spent(pay),
+            "tools_to_clan": [],
+            "reason": "Ostara brews without tools: the most points, then the leftmost",
+        }
+    )

@@ -40,7 +40,7 @@ def check(player: dict[str, Any], potion: str, payment: Any) -> str | None:
         if not isinstance(pay, str):
             return "each payment entry must be a string"
         if pay.startswith(PAIR):
-            kind = pay[len(PAIR):]
+            kind = pay[len(PAIR) :]
             if kind not in content.kinds():
                 return f"{kind!r} is not an ingredient"
             spent[kind] += 2
@@ -66,7 +66,7 @@ def spent(payment: list[str]) -> dict[str, int]:
     out: Counter[str] = Counter()
     for pay in payment:
         if pay.startswith(PAIR):
-            out[pay[len(PAIR):]] += 2
+            out[pay[len(PAIR) :]] += 2
         elif pay in content.kinds():
             out[pay] += 1
     return dict(out)

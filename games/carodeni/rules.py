@@ -10,8 +10,9 @@ from typing import Any
 from games.carodeni import content, ostara, payment
 from games.carodeni.flow import Flow
 from games.carodeni.state import State, current_seat
-from games.interface import Command, Event, IllegalMove, NotYourTurn
+from games.interface import Command, Event, IllegalMove
 from games.rng import Rng
+from games.toolkit import check_fields, open_command
 
 _ITEMS = ("ingredient", "potion", "tool", "witch", "animal")
 
@@ -34,7 +35,8 @@ def _takes_at(s: State, i: int, ingredients_only: bool = False) -> list[Command]
     b = s["board"][i]
     out: list[Command] = [
         {"type": "take", "item": "ingredient", "location": loc, "slot": slot}
-        for slot, k in enumerate(b["ingredients"]) if k is not None
+        for slot, k in enumerate(b["ingredients"])
+        if k is not None
     ]
     if ingredients_only:
         return out
@@ -62,14 +64,20 @@ def brewable(s: State, seat: int) -> list[str]:
     if witch is None:
         return []
     colours = content.banners(witch)
-    return [p for p in s["players"][seat]["potions"]
-            if content.potion_card(p)["colour"] in colours + (content.PALE,)]
+    return [
+        p
+        for p in s["players"][seat]["potions"]
+        if content.potion_card(p)["colour"] in colours + (content.PALE,)
+    ]
 
 
 def brew_actions(s: State, seat: int) -> list[Command]:
     player = s["players"][seat]
-    return [{"type": "brew", "potion": p, "payment": pay}
-            for p in brewable(s, seat) for pay in payment.canonical(player, p)]
+    return [
+        {"type": "brew", "potion": p, "payment": pay}
+        for p in brewable(s, seat)
+        for pay in payment.canonical(player, p)
+    ]
 
 
 def tame_actions(s: State, seat: int) -> list[Command]:
@@ -106,8 +114,9 @@ def legal_actions(s: State, seat: int) -> list[Command]:
         takes = _takes_at(s, i)
         if turn["refresh"]:
             out += [{"type": "refresh", "target": "witches"}, {"type": "refresh", "target": "potions"}]
-            out += [{"type": "refresh", "target": "ingredients", "location": loc}
-                    for loc in content.LOCATIONS]
+            out += [
+                {"type": "refresh", "target": "ingredients", "location": loc} for loc in content.LOCATIONS
+            ]
             if not takes:
                 out.append({"type": "refresh", "target": "none"})
         return out + takes
@@ -118,37 +127,26 @@ def legal_actions(s: State, seat: int) -> list[Command]:
     return []
 
 
-def _shape(command: Any, keys: set[str]) -> None:
-    if set(command) != keys | {"type"}:
-        raise IllegalMove(f"a {command['type']!r} command has exactly the fields {sorted(keys)}")
+def _shape(command: Command, *names: str) -> None:
+    """Every field of a command is required: a command names all it needs."""
+    check_fields(command, names, required=names)
 
 
 def decide(s: State, seat: int, command: Any, rng: Rng) -> list[Event]:
-    if not isinstance(command, dict) or not isinstance(command.get("type"), str):
-        raise IllegalMove("a command is an object with a string 'type'")
-    if s["over"]:
-        raise NotYourTurn("the game is over")
-    if seat != current_seat(s):
-        raise NotYourTurn(f"it is the turn of seat {current_seat(s)}")
-    kind = command["type"]
-    flow = Flow(s, rng)
-    if seat == s["ostara"]:
-        if kind != "ostara_turn":
+    kind = open_command(command, seat, over=is_over(s), to_move=to_move(s), commands=_HANDLERS)
+    if (seat == s["ostara"]) != (kind == "ostara_turn"):
+        if seat == s["ostara"]:
             raise IllegalMove("Ostara's seat only plays her automaton turn: ostara_turn")
-        _shape(command, set())
-        ostara.turn(flow)
-        return flow.events
-    handler = _HANDLERS.get(kind)
-    if handler is None:
-        raise IllegalMove(f"unknown command {kind!r}; known: {sorted(_HANDLERS)}")
-    handler(flow, seat, command)
+        raise IllegalMove("ostara_turn is the turn of Ostara's seat, in the solo game")
+    flow = Flow(s, rng)
+    _HANDLERS[kind](flow, seat, command)
     _settle(flow, seat)
     return flow.events
 
 
 def _phase(flow: Flow, *phases: str) -> None:
-    if flow.s["turn"]["phase"] not in phases:
-        raise IllegalMove(_PHASE_HINT[flow.s["turn"]["phase"]])
+    if flow.state["turn"]["phase"] not in phases:
+        raise IllegalMove(_PHASE_HINT[flow.state["turn"]["phase"]])
 
 
 _PHASE_HINT = {
@@ -163,44 +161,46 @@ _PHASE_HINT = {
 
 def _play(flow: Flow, seat: int, command: Command) -> None:
     _phase(flow, "start")
-    _shape(command, {"witch"})
-    if command["witch"] not in flow.s["players"][seat]["hand"]:
+    _shape(command, "witch")
+    if command["witch"] not in flow.state["players"][seat]["hand"]:
         raise IllegalMove("play a witch from your hand (clan witches are never played again)")
     flow.emit({"type": "WitchPlayed", "seat": seat, "witch": command["witch"]})
 
 
 def _refresh(flow: Flow, seat: int, command: Command) -> None:
     _phase(flow, "collect")
-    if not flow.s["turn"]["refresh"]:
+    if not flow.state["turn"]["refresh"]:
         raise IllegalMove("only a witch with the refresh symbol refreshes, once, before collecting")
     target = command.get("target")
     if target == "ingredients":
-        _shape(command, {"target", "location"})
+        _shape(command, "target", "location")
         if command["location"] not in content.LOCATIONS:
             raise IllegalMove(f"location is one of {list(content.LOCATIONS)}")
         flow.refresh(seat, target, command["location"])
     elif target in ("witches", "potions"):
-        _shape(command, {"target"})
+        _shape(command, "target")
         flow.refresh(seat, target, None)
     elif target == "none":
-        _shape(command, {"target"})
-        i = _location(flow.s)
+        _shape(command, "target")
+        i = _location(flow.state)
         assert i is not None
-        if _takes_at(flow.s, i):
+        if _takes_at(flow.state, i):
             raise IllegalMove("the refresh is declined by taking an item")
         flow.emit({"type": "ActionPointsForfeited", "seat": seat, "location": content.LOCATIONS[i]})
     else:
-        raise IllegalMove("refresh all 'witches', all 'potions' or one location's 'ingredients' "
-                          "(or 'none' where nothing is left to take)")
+        raise IllegalMove(
+            "refresh all 'witches', all 'potions' or one location's 'ingredients' "
+            "(or 'none' where nothing is left to take)"
+        )
 
 
 def _take(flow: Flow, seat: int, command: Command) -> None:
-    s = flow.s
+    s = flow.state
     _phase(flow, "collect", "rest")
     item = command.get("item")
     if item not in _ITEMS:
         raise IllegalMove(f"item is one of {list(_ITEMS)}")
-    _shape(command, {"item", "location", "slot"} if item == "ingredient" else {"item", "location"})
+    _shape(command, *(("item", "location", "slot") if item == "ingredient" else ("item", "location")))
     loc = command["location"]
     if loc not in content.LOCATIONS:
         raise IllegalMove(f"location is one of {list(content.LOCATIONS)}")
@@ -231,17 +231,17 @@ def _take(flow: Flow, seat: int, command: Command) -> None:
 
 def _rest(flow: Flow, seat: int, command: Command) -> None:
     _phase(flow, "start")
-    _shape(command, set())
-    player = flow.s["players"][seat]
+    _shape(command)
+    player = flow.state["players"][seat]
     if not player["played"]:
         raise IllegalMove("rest needs at least one played witch")
     flow.emit({"type": "Rested", "seat": seat, "witches": list(player["played"])})
 
 
 def _brew(flow: Flow, seat: int, command: Command) -> None:
-    s = flow.s
+    s = flow.state
     _phase(flow, "brew")
-    _shape(command, {"potion", "payment"})
+    _shape(command, "potion", "payment")
     witch = active_witch(s, seat)
     if witch is None:
         raise IllegalMove("novices cannot brew")
@@ -258,30 +258,48 @@ def _brew(flow: Flow, seat: int, command: Command) -> None:
     if command["payment"] not in offered:
         raise IllegalMove(
             "pay each requirement as printed when you hold it; a pair replaces only what you lack "
-            f"(pairs in ingredient order): {offered[:3]}")
+            f"(pairs in ingredient order): {offered[:3]}"
+        )
     pay = list(command["payment"])
-    flow.emit({"type": "PotionBrewed", "seat": seat, "potion": potion, "witch": witch,
-               "payment": pay, "spent": payment.spent(pay),
-               "tools_to_clan": payment.tools_to_clan(player, potion, pay)})
+    flow.emit(
+        {
+            "type": "PotionBrewed",
+            "seat": seat,
+            "potion": potion,
+            "witch": witch,
+            "payment": pay,
+            "spent": payment.spent(pay),
+            "tools_to_clan": payment.tools_to_clan(player, potion, pay),
+        }
+    )
     flow.claim_goals(seat)
 
 
 def _tame(flow: Flow, seat: int, command: Command) -> None:
     _phase(flow, "brew")
-    _shape(command, {"animal"})
-    if command not in tame_actions(flow.s, seat):
-        raise IllegalMove("tame an animal beside your clan card, with an active witch (not a "
-                          "novice), paying its ingredient, never a second of the same animal")
+    _shape(command, "animal")
+    if command not in tame_actions(flow.state, seat):
+        raise IllegalMove(
+            "tame an animal beside your clan card, with an active witch (not a "
+            "novice), paying its ingredient, never a second of the same animal"
+        )
     card = command["animal"]
     animal = content.witches()[card]["animal"]
-    flow.emit({"type": "AnimalTamed", "seat": seat, "card": card, "animal": animal,
-               "paid": content.animal_price()[animal]})
+    flow.emit(
+        {
+            "type": "AnimalTamed",
+            "seat": seat,
+            "card": card,
+            "animal": animal,
+            "paid": content.animal_price()[animal],
+        }
+    )
     flow.claim_goals(seat)
 
 
 def _end_turn(flow: Flow, seat: int, command: Command) -> None:
     _phase(flow, "brew")
-    _shape(command, set())
+    _shape(command)
     flow.end_turn()
 
 
@@ -289,7 +307,7 @@ def _settle(flow: Flow, seat: int) -> None:
     """Forfeit action points where nothing is left to take (unless a refresh could still refill
     the place), and end the turn once no choice is left (no potion to brew, no animal to tame,
     two ingredients rested, or a brew made)."""
-    s = flow.s
+    s = flow.state
     if s["over"] or current_seat(s) != seat:
         return
     turn = s["turn"]
@@ -301,13 +319,25 @@ def _settle(flow: Flow, seat: int) -> None:
         turn = s["turn"]
     phase = turn["phase"]
     nothing_to_brew = phase == "brew" and not brew_actions(s, seat) and not tame_actions(s, seat)
-    rested = phase == "rest" and (turn["picks"] >= 2 or not any(
-        k is not None for b in s["board"] for k in b["ingredients"]))
+    rested = phase == "rest" and (
+        turn["picks"] >= 2 or not any(k is not None for b in s["board"] for k in b["ingredients"])
+    )
     if phase == "done" or nothing_to_brew or rested:
         flow.end_turn()
 
 
+def _ostara_turn(flow: Flow, seat: int, command: Command) -> None:
+    _shape(command)
+    ostara.turn(flow)
+
+
 _HANDLERS = {
-    "play": _play, "refresh": _refresh, "take": _take, "rest": _rest,
-    "brew": _brew, "tame": _tame, "end_turn": _end_turn,
+    "play": _play,
+    "refresh": _refresh,
+    "take": _take,
+    "rest": _rest,
+    "brew": _brew,
+    "tame": _tame,
+    "end_turn": _end_turn,
+    "ostara_turn": _ostara_turn,
 }

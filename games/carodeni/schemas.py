@@ -113,12 +113,15 @@ OPTIONS: Schema = {
             ),
         ),
         "difficulty": _option(
-            {"enum": DIFFICULTIES, "default": "novice",
-             "x-value-names": {
-                 "novice": _names("Nová učednice", "Młoda nowicjuszka", "Novice"),
-                 "experienced": _names("Zkušená čarodějka", "Doświadczona wiedźma", "Experienced witch"),
-                 "grandmaster": _names("Velmistryně klanu", "Wielka mistrzyni klanu", "Clan grandmaster"),
-             }},
+            {
+                "enum": DIFFICULTIES,
+                "default": "novice",
+                "x-value-names": {
+                    "novice": _names("Nová učednice", "Młoda nowicjuszka", "Novice"),
+                    "experienced": _names("Zkušená čarodějka", "Doświadczona wiedźma", "Experienced witch"),
+                    "grandmaster": _names("Velmistryně klanu", "Wielka mistrzyni klanu", "Clan grandmaster"),
+                },
+            },
             "Difficulty (solo)",
             _names("Obtížnost (sólo)", "Poziom trudności (solo)", "Difficulty (solo)"),
             _names(
@@ -347,8 +350,18 @@ EVENTS: dict[str, Schema] = {
 CARDS: Schema = {"type": "array", "items": {"type": "string"}}
 PLAYER: Schema = _object(
     required=[
-        "seat", "played", "potions", "tools", "animals", "clan_witches", "clan_potions", "clan_tools",
-        "clan_animals", "goals", "ingredients", "hand_count",
+        "seat",
+        "played",
+        "potions",
+        "tools",
+        "animals",
+        "clan_witches",
+        "clan_potions",
+        "clan_tools",
+        "clan_animals",
+        "goals",
+        "ingredients",
+        "hand_count",
     ],
     seat=SEAT,
     played={"type": "array", "items": PLAYABLE, "description": "played witches, the active one last"},
@@ -367,8 +380,24 @@ PLAYER: Schema = _object(
 
 VIEW: Schema = _object(
     required=[
-        "seat", "seats", "solo", "difficulty", "animals", "order", "ostara", "board", "witch_deck",
-        "potion_deck", "set_aside", "bag", "goals", "players", "turn", "round", "end_round", "end_reason",
+        "seat",
+        "seats",
+        "solo",
+        "difficulty",
+        "animals",
+        "order",
+        "ostara",
+        "board",
+        "witch_deck",
+        "potion_deck",
+        "set_aside",
+        "bag",
+        "goals",
+        "players",
+        "turn",
+        "round",
+        "end_round",
+        "end_reason",
         "over",
     ],
     seat={"type": ["integer", "null"], "minimum": 0, "maximum": 4, "description": "null: a spectator"},
@@ -382,8 +411,11 @@ VIEW: Schema = _object(
         "type": "array",
         "minItems": 3,
         "maxItems": 3,
-        "items": {**BOARD_ROW, "required": [*BOARD_ROW["required"], "location"],
-                  "properties": {**BOARD_ROW["properties"], "location": LOCATION}},
+        "items": {
+            **BOARD_ROW,
+            "required": [*BOARD_ROW["required"], "location"],
+            "properties": {**BOARD_ROW["properties"], "location": LOCATION},
+        },
     },  # fmt: skip
     witch_deck={**COUNT, "description": "cards left"},
     potion_deck={**COUNT, "description": "cards left"},

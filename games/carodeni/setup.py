@@ -13,27 +13,27 @@ from games.carodeni import content
 from games.carodeni.flow import draw_from
 from games.interface import Event, InvalidOptions
 from games.rng import Rng
+from games.toolkit import check_option_keys, option
 
 DIFFICULTIES = ("novice", "experienced", "grandmaster")
 #: Goals by player count: (hard, easy).
 GOAL_COUNTS = {2: (3, 2), 3: (4, 2), 4: (4, 3), 5: (4, 4)}
 _OPTION_TYPES: dict[str, type] = {
-    "solo": bool, "difficulty": str, "animals": bool, "animal_goals": int,
-    "extra_hard_goal": bool, "arranged": dict,
+    "solo": bool,
+    "difficulty": str,
+    "animals": bool,
+    "animal_goals": int,
+    "extra_hard_goal": bool,
+    "arranged": dict,
 }
-_ARRANGED_KEYS = ("witch_deck", "potion_deck", "goals", "bag", "ostara_tokens",
-                  "ostara_starting_potion")
+_ARRANGED_KEYS = ("witch_deck", "potion_deck", "goals", "bag", "ostara_tokens", "ostara_starting_potion")
 
 
 def _check_options(options: Any, seats: int) -> dict[str, Any]:
-    if not isinstance(options, dict):
-        raise InvalidOptions("options must be an object")
-    for key, value in options.items():
-        if key not in _OPTION_TYPES:
-            raise InvalidOptions(f"unknown option {key!r}; known: {sorted(_OPTION_TYPES)}")
-        want = _OPTION_TYPES[key]
-        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
-            raise InvalidOptions(f"option {key!r} must be a {want.__name__}")
+    check_option_keys(options, _OPTION_TYPES)
+    for key, want in _OPTION_TYPES.items():
+        if key in options:
+            option(options, key, None, want, f"option {key!r} must be a {want.__name__}")
     solo = options.get("solo", False)
     if solo and seats != 2:
         raise InvalidOptions("the solo game has 2 seats: seat 0 the player, seat 1 Ostara")
@@ -50,8 +50,13 @@ def _check_options(options: Any, seats: int) -> dict[str, Any]:
         raise InvalidOptions("animal_goals is 0, 1 or 2")
     if animal_goals and not options.get("animals", False):
         raise InvalidOptions("animal goals need the animal variant (animals: true)")
-    return {"solo": solo, "difficulty": difficulty, "animals": options.get("animals", False),
-            "animal_goals": animal_goals, "extra_hard_goal": options.get("extra_hard_goal", False)}
+    return {
+        "solo": solo,
+        "difficulty": difficulty,
+        "animals": options.get("animals", False),
+        "animal_goals": animal_goals,
+        "extra_hard_goal": options.get("extra_hard_goal", False),
+    }
 
 
 def _deck(arranged: Any, ids: list[str], name: str, rng: Rng) -> list[str]:
@@ -83,27 +88,30 @@ def _goal_row(opts: dict[str, Any], seats: int, arranged: Any, rng: Rng) -> list
     if arranged is None:
         drawn = rng.shuffle(regular)
         row = [{"token": t, "side": "hard"} for t in drawn[:hard]]
-        row += [{"token": t, "side": "easy"} for t in drawn[hard:hard + easy]]
-        row += [{"token": t, "side": animal_side} for t in rng.shuffle(animal)[:opts["animal_goals"]]]
+        row += [{"token": t, "side": "easy"} for t in drawn[hard : hard + easy]]
+        row += [{"token": t, "side": animal_side} for t in rng.shuffle(animal)[: opts["animal_goals"]]]
     else:
         row = _check_goals(arranged, hard, easy, animal_side, opts["animal_goals"])
     return [g for g in row if g["side"] == "easy"] + [g for g in row if g["side"] == "hard"]
 
 
-def _check_goals(arranged: Any, hard: int, easy: int, animal_side: str, n_animal: int) -> list[
-        dict[str, str]]:
+def _check_goals(
+    arranged: Any, hard: int, easy: int, animal_side: str, n_animal: int
+) -> list[dict[str, str]]:
     tokens = content.goals()
     if not isinstance(arranged, list) or not all(
-        isinstance(g, dict) and set(g) == {"token", "side"} and g["token"] in tokens
-        and g["side"] in ("easy", "hard") for g in arranged
+        isinstance(g, dict)
+        and set(g) == {"token", "side"}
+        and g["token"] in tokens
+        and g["side"] in ("easy", "hard")
+        for g in arranged
     ):
         raise InvalidOptions("arranged goals: a list of {token, side} with known tokens")
     if len({g["token"] for g in arranged}) != len(arranged):
         raise InvalidOptions("arranged goals: each token at most once")
     regular = [g for g in arranged if not tokens[g["token"]]["animal"]]
     animal = [g for g in arranged if tokens[g["token"]]["animal"]]
-    if sum(g["side"] == "hard" for g in regular) != hard or sum(
-            g["side"] == "easy" for g in regular) != easy:
+    if sum(g["side"] == "hard" for g in regular) != hard or sum(g["side"] == "easy" for g in regular) != easy:
         raise InvalidOptions(f"arranged goals: this game uses {hard} hard and {easy} easy goals")
     if len(animal) != n_animal or any(g["side"] != animal_side for g in animal):
         raise InvalidOptions(f"arranged goals: {n_animal} animal goals on their {animal_side} side")
@@ -113,9 +121,13 @@ def _check_goals(arranged: Any, hard: int, easy: int, animal_side: str, n_animal
 def _ostara_plan(arranged: Any, tokens: list[str]) -> list[list[str]]:
     if arranged is None:
         return []
-    if not isinstance(arranged, list) or len(arranged) > 3 or not all(
-        isinstance(stage, list) and len(set(stage)) == len(stage) and all(t in tokens for t in stage)
-        for stage in arranged
+    if (
+        not isinstance(arranged, list)
+        or len(arranged) > 3
+        or not all(
+            isinstance(stage, list) and len(set(stage)) == len(stage) and all(t in tokens for t in stage)
+            for stage in arranged
+        )
     ):
         raise InvalidOptions(f"arranged ostara_tokens: up to 3 stages, each distinct tokens of {tokens}")
     return [list(stage) for stage in arranged]
@@ -145,8 +157,7 @@ def setup(options: dict[str, Any], seats: int, rng: Rng) -> list[Event]:
     board = []
     for _ in content.LOCATIONS:
         ingredients = [draw_from(bag, plan, rng) for _ in range(3)]
-        board.append({"ingredients": ingredients, "potion": potion_deck.pop(0),
-                      "witch": witch_deck.pop(0)})
+        board.append({"ingredients": ingredients, "potion": potion_deck.pop(0), "witch": witch_deck.pop(0)})
     players = []
     ostara_start = None
     if solo:
@@ -158,27 +169,30 @@ def setup(options: dict[str, Any], seats: int, rng: Rng) -> list[Event]:
         players = [{"hand": ["N1a", "N1b"], "potions": ["S2"]}, {"hand": [], "potions": [ostara_start]}]
     else:
         for seat in range(seats):
-            players.append({"hand": [f"N{seat + 1}a", f"N{seat + 1}b"],
-                            "potions": [f"S{order.index(seat) + 1}"]})
+            players.append(
+                {"hand": [f"N{seat + 1}a", f"N{seat + 1}b"], "potions": [f"S{order.index(seat) + 1}"]}
+            )
     tokens = [t for t, d in content.ostara_tokens().items() if opts["animals"] or not d["animal"]]
-    return [{
-        "type": "GameStarted",
-        "options": dict(options),
-        "seats": seats,
-        "arranged": bool(arranged),
-        "solo": solo,
-        "difficulty": opts["difficulty"],
-        "animals": opts["animals"],
-        "order": order,
-        "ostara": 1 if solo else None,
-        "witch_deck": witch_deck,
-        "potion_deck": potion_deck,
-        "witch_aside": witch_aside,
-        "potion_aside": potion_aside,
-        "bag_plan": plan,
-        "board": board,
-        "players": players,
-        "goals": row,
-        "ostara_tokens": tokens if solo else [],
-        "ostara_plan": _ostara_plan(arranged.get("ostara_tokens"), tokens) if solo else [],
-    }]
+    return [
+        {
+            "type": "GameStarted",
+            "options": dict(options),
+            "seats": seats,
+            "arranged": bool(arranged),
+            "solo": solo,
+            "difficulty": opts["difficulty"],
+            "animals": opts["animals"],
+            "order": order,
+            "ostara": 1 if solo else None,
+            "witch_deck": witch_deck,
+            "potion_deck": potion_deck,
+            "witch_aside": witch_aside,
+            "potion_aside": potion_aside,
+            "bag_plan": plan,
+            "board": board,
+            "players": players,
+            "goals": row,
+            "ostara_tokens": tokens if solo else [],
+            "ostara_plan": _ostara_plan(arranged.get("ostara_tokens"), tokens) if solo else [],
+        }
+    ]

@@ -15,8 +15,16 @@ State = dict[str, Any]
 Event = dict[str, Any]
 
 _PLAYER_LISTS = (
-    "hand", "played", "potions", "tools", "animals",
-    "clan_witches", "clan_potions", "clan_tools", "clan_animals", "goals",
+    "hand",
+    "played",
+    "potions",
+    "tools",
+    "animals",
+    "clan_witches",
+    "clan_potions",
+    "clan_tools",
+    "clan_animals",
+    "goals",
 )
 
 
@@ -53,8 +61,9 @@ _NOTHING: frozenset[str] = frozenset()
 _UNTOUCHED = ("DeckRanOut", "EndTriggered", "TurnEnded", "GameEnded", "OstaraChose")
 
 
-def clone(s: State, only_seat: int | None = None, every_seat: bool = True,
-          parts: frozenset[str] = _EVERY_PART) -> State:
+def clone(
+    s: State, only_seat: int | None = None, every_seat: bool = True, parts: frozenset[str] = _EVERY_PART
+) -> State:
     """A copy sharing nothing mutable with ``s`` (cheaper than ``copy.deepcopy``); with
     ``every_seat`` false only ``only_seat``'s area is copied, and only the listed ``parts`` (an
     event changes one seat and a few parts at most; the rest may be shared, never mutated)."""
@@ -64,9 +73,7 @@ def clone(s: State, only_seat: int | None = None, every_seat: bool = True,
             {"ingredients": list(b["ingredients"]), "potion": b["potion"], "witch": b["witch"]}
             for b in s["board"]
         ]
-    c["players"] = [
-        copy_player(p) if every_seat or i == only_seat else p for i, p in enumerate(s["players"])
-    ]
+    c["players"] = [copy_player(p) if every_seat or i == only_seat else p for i, p in enumerate(s["players"])]
     if "turn" in parts:
         c["turn"] = dict(s["turn"], ap=list(s["turn"]["ap"]))
     if "goals" in parts:
@@ -84,8 +91,15 @@ def clone(s: State, only_seat: int | None = None, every_seat: bool = True,
 
 
 def _fresh_turn(index: int) -> dict[str, Any]:
-    return {"index": index, "phase": "start", "witch": None, "ap": [0, 0, 0],
-            "refresh": False, "taken": 0, "picks": 0}
+    return {
+        "index": index,
+        "phase": "start",
+        "witch": None,
+        "ap": [0, 0, 0],
+        "refresh": False,
+        "taken": 0,
+        "picks": 0,
+    }
 
 
 def start(e: Event) -> State:
@@ -97,12 +111,18 @@ def start(e: Event) -> State:
         for k in loc["ingredients"]:
             if k is not None:
                 bag[k] -= 1
-        board.append({"ingredients": list(loc["ingredients"]), "potion": loc["potion"],
-                      "witch": loc["witch"]})
+        board.append(
+            {"ingredients": list(loc["ingredients"]), "potion": loc["potion"], "witch": loc["witch"]}
+        )
     ostara_state = None
     if e["solo"]:
-        ostara_state = {"stage": -1, "order": [], "plan": [list(x) for x in e["ostara_plan"]],
-                        "token": None, "tokens": list(e["ostara_tokens"])}
+        ostara_state = {
+            "stage": -1,
+            "order": [],
+            "plan": [list(x) for x in e["ostara_plan"]],
+            "token": None,
+            "tokens": list(e["ostara_tokens"]),
+        }
     return {
         "seats": e["seats"],
         "solo": e["solo"],
@@ -159,8 +179,12 @@ def apply(s: State, e: Event) -> None:
         p["hand"].remove(e["witch"])
         p["played"].append(e["witch"])
         card = content.witch_card(e["witch"])
-        turn.update(phase="collect", witch=e["witch"], refresh=bool(card.get("refresh")),
-                    ap=[card["ap"][loc] for loc in content.LOCATIONS])
+        turn.update(
+            phase="collect",
+            witch=e["witch"],
+            refresh=bool(card.get("refresh")),
+            ap=[card["ap"][loc] for loc in content.LOCATIONS],
+        )
     elif t == "OfferRefreshed":
         turn["refresh"] = False
         if e["target"] == "ingredients":

@@ -9,8 +9,17 @@ from typing import Any
 from games.carodeni import content
 from games.carodeni.state import Event, State, current_seat
 
-_PUBLIC_LISTS = ("played", "potions", "tools", "animals", "clan_witches", "clan_potions",
-                 "clan_tools", "clan_animals", "goals")
+_PUBLIC_LISTS = (
+    "played",
+    "potions",
+    "tools",
+    "animals",
+    "clan_witches",
+    "clan_potions",
+    "clan_tools",
+    "clan_animals",
+    "goals",
+)
 
 
 def view(s: State, seat: int | None) -> dict[str, Any]:
@@ -31,8 +40,10 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "animals": s["animals"],
         "order": list(s["order"]),
         "ostara": s["ostara"],
-        "board": [dict(b, location=content.LOCATIONS[i], ingredients=list(b["ingredients"]))
-                  for i, b in enumerate(s["board"])],
+        "board": [
+            dict(b, location=content.LOCATIONS[i], ingredients=list(b["ingredients"]))
+            for i, b in enumerate(s["board"])
+        ],
         "witch_deck": len(s["witch_deck"]),
         "potion_deck": len(s["potion_deck"]),
         "set_aside": {"witches": len(s["witch_aside"]), "potions": len(s["potion_aside"])},
@@ -47,15 +58,19 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     }
     if s["ostara_state"] is not None:
         o = s["ostara_state"]
-        out["ostara_tokens"] = {"stage": o["stage"], "token": o["token"],
-                                "left_in_stage": len(o["order"])}
+        out["ostara_tokens"] = {"stage": o["stage"], "token": o["token"], "left_in_stage": len(o["order"])}
     return out
 
 
 def _goal(g: dict[str, Any]) -> dict[str, Any]:
     face = content.goals()[g["token"]][g["side"]]
-    return {"token": g["token"], "side": g["side"], "claimed_by": g["claimed_by"],
-            "kind": face["kind"], "points": face["points"]}
+    return {
+        "token": g["token"],
+        "side": g["side"],
+        "claimed_by": g["claimed_by"],
+        "kind": face["kind"],
+        "points": face["points"],
+    }
 
 
 def redact(s: State, event: Event, seat: int | None) -> Event:

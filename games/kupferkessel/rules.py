@@ -15,12 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.interface import Command, Event, IllegalMove, NotYourTurn, State
+from games.interface import Command, Event, IllegalMove, State
 from games.kupferkessel.content import LINES, POSITIONS, SEAT_COLOURS, cards, has_cards, line_at, line_spots
 from games.kupferkessel.state import evolve
 from games.rng import Rng
-
-COMMANDS = ("move", "take", "explode", "play_again", "decline", "end")
+from games.toolkit import Recorder, check_fields, open_command
 
 
 def to_move(state: State) -> list[int]:
@@ -111,13 +110,6 @@ def legal_actions(state: State, seat: int) -> list[Command]:
     return []
 
 
-def _fields(command: Command, *names: str) -> None:
-    extra = sorted(set(command) - {"type", *names})
-    if extra:
-        shape = ", ".join(["type", *names])
-        raise IllegalMove(f"the {command['type']} command has only the fields {shape}; not {extra}")
-
-
 def _phase(state: State, *phases: str) -> None:
     if state["phase"] in phases:
         return
@@ -131,39 +123,28 @@ def _phase(state: State, *phases: str) -> None:
     )
 
 
-class _Batch:
-    """Events of one command, folded as they are made so each sees the state before it."""
-
-    def __init__(self, state: State) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def add(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
-
-    def finish_turn(self, seat: int, again: bool = False) -> list[Event]:
-        """Refill the emptied spot from the deck (it stays a hole once the deck is gone), then pass
-        the turn, or keep it once after a wand and hat; end the game if no card can be reached."""
-        spot, deck = self.state["spot"], self.state["deck"]
-        if spot is not None and deck:
-            self.add({"type": "SpotRefilled", "row": spot // 6, "col": spot % 6, "card": deck[0]})
-        self.add({"type": "TurnEnded", "seat": seat, "next": seat if again else 1 - seat, "extra": again})
-        if out_of_reach(self.state):
-            self.add({"type": "GameEnded", "by": None})
-        return self.events
+def _finish_turn(batch: Recorder, seat: int, again: bool = False) -> list[Event]:
+    """Refill the emptied spot from the deck (it stays a hole once the deck is gone), then pass the
+    turn, or keep it once after a wand and hat; end the game if no card can be reached."""
+    spot, deck = batch.state["spot"], batch.state["deck"]
+    if spot is not None and deck:
+        batch.emit({"type": "SpotRefilled", "row": spot // 6, "col": spot % 6, "card": deck[0]})
+    batch.emit({"type": "TurnEnded", "seat": seat, "next": seat if again else 1 - seat, "extra": again})
+    if out_of_reach(batch.state):
+        batch.emit({"type": "GameEnded", "by": None})
+    return batch.events
 
 
 def _move(state: State, seat: int, command: Command) -> list[Event]:
     _phase(state, "move")
-    _fields(command, "steps")
+    check_fields(command, ("steps",))
     steps, need = command.get("steps"), top_value(state, seat)
     if type(steps) is not int or steps != need:
         raise IllegalMove(f"your pawn moves exactly {need} steps, the value of the top card of your cauldron")
     to, jumped = destination(state, seat, steps)
     line = line_at(to)
-    batch = _Batch(state)
-    batch.add(
+    batch = Recorder(state, evolve)
+    batch.emit(
         {
             "type": "PawnMoved",
             "seat": seat,
@@ -177,12 +158,12 @@ def _move(state: State, seat: int, command: Command) -> list[Event]:
     )
     if line is not None and has_cards(state["grid"], line):
         return batch.events
-    return batch.finish_turn(seat)
+    return _finish_turn(batch, seat)
 
 
 def _take(state: State, seat: int, command: Command) -> list[Event]:
     _phase(state, "take")
-    _fields(command, "card")
+    check_fields(command, ("card",))
     card, line = command.get("card"), current_line(state)
     assert line is not None
     spots = [s for s in line_spots(line) if state["grid"][s] == card]
@@ -191,8 +172,8 @@ def _take(state: State, seat: int, command: Command) -> list[Event]:
     spot = spots[0]
     last = empties_its_line(state["grid"], line, spot)
     special = None if last else usable_special(state, seat, card)
-    batch = _Batch(state)
-    batch.add(
+    batch = Recorder(state, evolve)
+    batch.emit(
         {
             "type": "CardTaken",
             "seat": seat,
@@ -206,19 +187,19 @@ def _take(state: State, seat: int, command: Command) -> list[Event]:
     )
     if last or special is not None:
         return batch.events
-    return batch.finish_turn(seat)
+    return _finish_turn(batch, seat)
 
 
 def _special(state: State, seat: int, command: Command, symbol: str) -> list[Event]:
     _phase(state, "special")
-    _fields(command)
+    check_fields(command, ())
     if cards()[state["pending"]]["symbol"] != symbol:
         raise IllegalMove(f"the card you took does not carry that symbol; {command['type']} is not possible")
-    batch = _Batch(state)
+    batch = Recorder(state, evolve)
     if symbol == "explode":
         victim = 1 - seat
         top = state["cauldrons"][victim][-1]
-        batch.add(
+        batch.emit(
             {
                 "type": "CauldronExploded",
                 "seat": seat,
@@ -227,23 +208,23 @@ def _special(state: State, seat: int, command: Command, symbol: str) -> list[Eve
                 "to": "deck" if state["deck"] else "removed",
             }
         )
-        return batch.finish_turn(seat)
-    batch.add({"type": "ExtraTurnGranted", "seat": seat})
-    return batch.finish_turn(seat, again=True)
+        return _finish_turn(batch, seat)
+    batch.emit({"type": "ExtraTurnGranted", "seat": seat})
+    return _finish_turn(batch, seat, again=True)
 
 
 def _decline(state: State, seat: int, command: Command) -> list[Event]:
     _phase(state, "special")
-    _fields(command)
-    batch = _Batch(state)
+    check_fields(command, ())
+    batch = Recorder(state, evolve)
     card = state["pending"]
-    batch.add({"type": "SpecialDeclined", "seat": seat, "card": card, "special": cards()[card]["symbol"]})
-    return batch.finish_turn(seat)
+    batch.emit({"type": "SpecialDeclined", "seat": seat, "card": card, "special": cards()[card]["symbol"]})
+    return _finish_turn(batch, seat)
 
 
 def _end(state: State, seat: int, command: Command) -> list[Event]:
     _phase(state, "end")
-    _fields(command, "keep")
+    check_fields(command, ("keep",))
     keep = command.get("keep")
     if not isinstance(keep, bool):
         raise IllegalMove("say whether you keep the last card (keep: true) or set it aside (keep: false)")
@@ -268,13 +249,13 @@ HANDLERS: dict[str, Callable[[State, int, Command], list[Event]]] = {
 
 def decide(state: State, seat: int, command: Any, rng: Rng) -> list[Event]:
     """The events of ``command`` by ``seat``; Kupferkessel draws no random number after setup."""
-    if state["phase"] == "over":
-        raise IllegalMove("the game is over")
-    if seat != state["turn"]:
-        raise NotYourTurn(f"it is the turn of seat {state['turn']}, {SEAT_COLOURS[state['turn']]}")
-    if not isinstance(command, dict) or not isinstance(command.get("type"), str):
-        raise IllegalMove('a command is an object with a type, e.g. {"type": "move", "steps": 2}')
-    handler = HANDLERS.get(command["type"])
-    if handler is None:
-        raise IllegalMove(f"unknown command {command['type']!r}; the commands are {', '.join(COMMANDS)}")
-    return handler(state, seat, command)
+    turn = state["turn"]
+    kind = open_command(
+        command,
+        seat,
+        over=is_over(state),
+        to_move=to_move(state),
+        commands=HANDLERS,
+        mover=f"seat {turn}, {SEAT_COLOURS[turn]}",
+    )
+    return HANDLERS[kind](state, seat, command)

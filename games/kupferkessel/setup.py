@@ -14,6 +14,7 @@ from typing import Any
 from games.interface import Event, InvalidOptions
 from games.kupferkessel.content import SEAT_COLOURS, START_POSITIONS, card_order, card_spots, cards, recipes
 from games.rng import Rng
+from games.toolkit import check_option_keys, option
 
 DIRECTIONS = ("clockwise", "counterclockwise")
 OPTION_KEYS = frozenset({"recipes", "direction", "arranged"})
@@ -25,14 +26,8 @@ def validate_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
     """The options with their defaults, or :class:`InvalidOptions` naming what is wrong."""
     if seats != 2:
         raise InvalidOptions(f"Kupferkessel Co. is a game for exactly 2 players, not {seats}")
-    if not isinstance(options, Mapping):
-        raise InvalidOptions("options must be an object")
-    unknown = sorted(set(options) - OPTION_KEYS)
-    if unknown:
-        raise InvalidOptions(f"unknown options {unknown}; known: {sorted(OPTION_KEYS)}")
-    advanced = options.get("recipes", False)
-    if not isinstance(advanced, bool):
-        raise InvalidOptions("recipes must be true (the advanced game) or false")
+    check_option_keys(options, OPTION_KEYS)
+    advanced = option(options, "recipes", False, bool, "recipes must be true (the advanced game) or false")
     direction = options.get("direction", "clockwise")
     if direction not in DIRECTIONS:
         raise InvalidOptions(f"direction must be one of {list(DIRECTIONS)}")

@@ -31,14 +31,19 @@ def random_bot(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Com
 
 # --- default -----------------------------------------------------------------------------------
 
+
 def _table(view: Mapping[str, Any]) -> State:
     """A state holding exactly what the view shows; hidden hands and decks are empty."""
     cards_of: dict[str, str] = {}
     players = []
     for pv in view["players"]:
         zones = {}
-        for zone, key in (("hand", "hand"), ("discard", "discard"), ("limbo", "laid_spells"),
-                          ("removed", "removed")):
+        for zone, key in (
+            ("hand", "hand"),
+            ("discard", "discard"),
+            ("limbo", "laid_spells"),
+            ("removed", "removed"),
+        ):
             listed = pv[key] or []
             for c in listed:
                 cards_of[c["uid"]] = c["card"]
@@ -46,21 +51,50 @@ def _table(view: Mapping[str, Any]) -> State:
         row = []
         for e in pv["row"]:
             cards_of[e["uid"]] = e["card"]
-            row.append({"uid": e["uid"], "life": e["life"], "frozen": e["frozen_until"],
-                        "magic": e["magic"], "new": e["new"]})
-        players.append({**zones, "deck": [], "row": row, "life": pv["life"], "level": pv["level"],
-                        "colour": pv["colour"], "curses": pv["curses"], "frozen": pv["frozen_until"],
-                        "magic": pv["magic"]})
+            row.append(
+                {
+                    "uid": e["uid"],
+                    "life": e["life"],
+                    "frozen": e["frozen_until"],
+                    "magic": e["magic"],
+                    "new": e["new"],
+                }
+            )
+        players.append(
+            {
+                **zones,
+                "deck": [],
+                "row": row,
+                "life": pv["life"],
+                "level": pv["level"],
+                "colour": pv["colour"],
+                "curses": pv["curses"],
+                "frozen": pv["frozen_until"],
+                "magic": pv["magic"],
+            }
+        )
     for c in view["shop"]["offer"] + view["shop"]["removed"]:
         cards_of[c["uid"]] = c["card"]
     return {
-        "options": view["options"], "seats": 2, "arranged": False, "cards": cards_of,
-        "shop_colours": view["shop_colours"], "players": players,
-        "shop": {"deck": [], "offer": [c["uid"] for c in view["shop"]["offer"]],
-                 "removed": [c["uid"] for c in view["shop"]["removed"]], "unused": []},
-        "turn": view["turn"], "active": view["active"], "phase": view["phase"],
-        "pending": list(view["pending"]), "colour": view["colour_check"],
-        "buys": view["purchases"], "winner": view["winner"],
+        "options": view["options"],
+        "seats": 2,
+        "arranged": False,
+        "cards": cards_of,
+        "shop_colours": view["shop_colours"],
+        "players": players,
+        "shop": {
+            "deck": [],
+            "offer": [c["uid"] for c in view["shop"]["offer"]],
+            "removed": [c["uid"] for c in view["shop"]["removed"]],
+            "unused": [],
+        },
+        "turn": view["turn"],
+        "active": view["active"],
+        "phase": view["phase"],
+        "pending": list(view["pending"]),
+        "colour": view["colour_check"],
+        "buys": view["purchases"],
+        "winner": view["winner"],
     }
 
 
@@ -94,8 +128,12 @@ def _value(card_id: str) -> float:
     """A rough worth of laying a card, for choosing what to lay and what to buy."""
     c = card(card_id)
     if is_attack_spell(c):
-        v = sum(e.get("power", 0) * (2 if e.get("kind") == "area" else 1) + e.get("curse", 0)
-                + (1 if e.get("freeze") else 0) for e in c["effects"])
+        v = sum(
+            e.get("power", 0) * (2 if e.get("kind") == "area" else 1)
+            + e.get("curse", 0)
+            + (1 if e.get("freeze") else 0)
+            for e in c["effects"]
+        )
         return 1.5 + 1.2 * v
     if c["type"] == "creature":
         attack = sum(a.get("power", 0) + a.get("curse", 0) for a in c.get("acts", []))
@@ -145,9 +183,15 @@ def _main(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Command:
     buys = [a for a in actions if a["type"] == "buy" and "top" not in a]
     if buys:
         offer = {c["uid"]: c["card"] for c in view["shop"]["offer"]}
-        return max(buys, key=lambda a: (_value(offer[a["card"]]) + 0.5 * card(offer[a["card"]])["cost"]
-                                         + (1.0 if card(offer[a["card"]])["colour"] == me["colour"] else 0.0),
-                                         a["card"]))
+        return max(
+            buys,
+            key=lambda a: (
+                _value(offer[a["card"]])
+                + 0.5 * card(offer[a["card"]])["cost"]
+                + (1.0 if card(offer[a["card"]])["colour"] == me["colour"] else 0.0),
+                a["card"],
+            ),
+        )
     stores = [a for a in actions if a["type"] == "store_magic"]
     if stores:
         return stores[0]

@@ -43,7 +43,8 @@ def _merchant(state: State, seat: int) -> bool:
     """Obchodník laid in an earlier turn and not frozen."""
     return any(
         card_of(state, e["uid"]).get("passive", {}).get("first_buy_discount")
-        and not e["frozen"] and not e["new"]
+        and not e["frozen"]
+        and not e["new"]
         for e in state["players"][seat]["row"]
     )
 

@@ -14,7 +14,7 @@ from games.skodakouzla.content import card
 from games.skodakouzla.state import State, card_of, entry, max_life
 
 if TYPE_CHECKING:
-    from games.skodakouzla.flow import Ctx
+    from games.skodakouzla.flow import Flow
 
 Effect = dict[str, Any]
 Choice = dict[str, Any]
@@ -82,66 +82,71 @@ def choices(state: State, seat: int, eff: Effect, source: Source, laying: str | 
     return [{}]
 
 
-def run(ctx: Ctx, seat: int, eff: Effect, choice: Choice, source: Source) -> None:
+def run(flow: Flow, seat: int, eff: Effect, choice: Choice, source: Source) -> None:
     """Resolve one effect of a card for ``seat``."""
     do = eff["do"]
     if do == "attack":
-        attack(ctx, seat, eff, choice, source)
+        attack(flow, seat, eff, choice, source)
     elif do == "heal":
-        heal(ctx, seat, choice.get("target", "wizard"), eff["amount"])
+        heal(flow, seat, choice.get("target", "wizard"), eff["amount"])
     elif do == "add_life":
-        _add_life(ctx, seat, eff, choice, source)
+        _add_life(flow, seat, eff, choice, source)
     elif do == "uncurse":
-        n = min(eff["amount"], ctx.state["players"][seat]["curses"])
+        n = min(eff["amount"], flow.state["players"][seat]["curses"])
         if n:
-            ctx.emit("CursesRemoved", seat=seat, amount=n)
+            flow.emit({"type": "CursesRemoved", "seat": seat, "amount": n})
     elif do == "magic":
-        ctx.emit("MagicGained", seat=seat, amount=eff["amount"], source=source.get("card"))
+        flow.emit(
+            {"type": "MagicGained", "seat": seat, "amount": eff["amount"], "source": source.get("card")}
+        )
     elif do == "draw":
-        ctx.draw(seat, eff["amount"])
+        flow.draw(seat, eff["amount"])
     elif do == "fury":
-        _fury(ctx, seat)
+        _fury(flow, seat)
     elif do == "drain_magic":
-        for e in ctx.state["players"][1 - seat]["row"]:
+        for e in flow.state["players"][1 - seat]["row"]:
             if e["magic"]:
-                ctx.emit("MagicDrained", seat=1 - seat, card=e["uid"], amount=e["magic"])
-        ctx.emit("MagicGained", seat=seat, amount=eff["amount"], source=source.get("card"))
+                flow.emit({"type": "MagicDrained", "seat": 1 - seat, "card": e["uid"], "amount": e["magic"]})
+        flow.emit(
+            {"type": "MagicGained", "seat": seat, "amount": eff["amount"], "source": source.get("card")}
+        )
     else:
         raise ValueError(f"unknown effect {do!r}")
 
 
-def heal(ctx: Ctx, seat: int, target: str, amount: int) -> None:
+def heal(flow: Flow, seat: int, target: str, amount: int) -> None:
     """Heal restores life up to the maximum, only to the wizard or a creature."""
-    p = ctx.state["players"][seat]
+    p = flow.state["players"][seat]
     if target == "wizard":
         n = min(amount, max_life(p) - p["life"])
     else:
         row_entry = entry(p, target)
-        if row_entry is None or not is_creature(target, ctx.state):
+        if row_entry is None or not is_creature(target, flow.state):
             return
-        n = min(amount, card_of(ctx.state, target)["life"] - row_entry["life"])
+        n = min(amount, card_of(flow.state, target)["life"] - row_entry["life"])
     if n > 0:
-        ctx.emit("Healed", seat=seat, target=target, amount=n)
+        flow.emit({"type": "Healed", "seat": seat, "target": target, "amount": n})
 
 
-def _add_life(ctx: Ctx, seat: int, eff: Effect, choice: Choice, source: Source) -> None:
+def _add_life(flow: Flow, seat: int, eff: Effect, choice: Choice, source: Source) -> None:
     """Add life may go above the maximum and reaches every type of laid card (not the wizard)."""
     if eff.get("target") == "others":
-        for e in ctx.state["players"][seat]["row"]:
+        for e in flow.state["players"][seat]["row"]:
             if e["uid"] != source.get("card"):
-                ctx.emit("LifeAdded", seat=seat, target=e["uid"], amount=eff["amount"])
+                flow.emit({"type": "LifeAdded", "seat": seat, "target": e["uid"], "amount": eff["amount"]})
         return
-    ctx.emit("LifeAdded", seat=seat, target=choice["target"], amount=eff["amount"])
+    flow.emit({"type": "LifeAdded", "seat": seat, "target": choice["target"], "amount": eff["amount"]})
 
 
-def _fury(ctx: Ctx, seat: int) -> None:
+def _fury(flow: Flow, seat: int) -> None:
     """Lektvar zuřivosti: every unfrozen creature with an attack attacks now (Kněz too)."""
     pending = [
-        e["uid"] for e in ctx.state["players"][seat]["row"]
-        if not e["frozen"] and any(a["do"] == "attack" for a in card_of(ctx.state, e["uid"]).get("acts", ()))
+        e["uid"]
+        for e in flow.state["players"][seat]["row"]
+        if not e["frozen"] and any(a["do"] == "attack" for a in card_of(flow.state, e["uid"]).get("acts", ()))
     ]
     if pending:
-        ctx.emit("FuryStarted", seat=seat, pending=pending)
+        flow.emit({"type": "FuryStarted", "seat": seat, "pending": pending})
 
 
 def _path(kind: str, row: list[str], choice: Choice) -> list[str]:
@@ -153,7 +158,7 @@ def _path(kind: str, row: list[str], choice: Choice) -> list[str]:
     return [*order, "wizard"]
 
 
-def attack(ctx: Ctx, seat: int, eff: Effect, choice: Choice, source: Source) -> None:
+def attack(flow: Flow, seat: int, eff: Effect, choice: Choice, source: Source) -> None:
     """An attack on the opponent: hits first, then riders, then the reactions of armour hit.
 
     Basic attacks carry their remaining strength through the row to the wizard; targeted and
@@ -161,7 +166,7 @@ def attack(ctx: Ctx, seat: int, eff: Effect, choice: Choice, source: Source) -> 
     attack resolves in full even if a reaction will destroy the attacker.
     """
     opp = 1 - seat
-    s = ctx.state
+    s = flow.state
     shielded = source["kind"] == "spell" and warded(s["players"][opp], s)
     kind = eff["kind"]
     power = int(eff["power"])
@@ -175,46 +180,53 @@ def attack(ctx: Ctx, seat: int, eff: Effect, choice: Choice, source: Source) -> 
             if shielded:
                 break
             amount = remaining if kind == "basic" else power
-            wizard_life = ctx.state["players"][opp]["life"]
+            wizard_life = flow.state["players"][opp]["life"]
             reached.append("wizard")
             if amount > 0:
-                ctx.emit("Damaged", seat=opp, target="wizard", amount=min(amount, wizard_life))
+                flow.emit(
+                    {"type": "Damaged", "seat": opp, "target": "wizard", "amount": min(amount, wizard_life)}
+                )
             break
-        row_entry = entry(ctx.state["players"][opp], target)
+        row_entry = entry(flow.state["players"][opp], target)
         assert row_entry is not None
         strength = remaining if kind == "basic" else power
-        strength = max(0, strength - _reduction(ctx.state, row_entry, source))
+        strength = max(0, strength - _reduction(flow.state, row_entry, source))
         damage = min(strength, row_entry["life"])
         reached.append(target)
         if damage:
-            ctx.emit("Damaged", seat=opp, target=target, amount=damage)
+            flow.emit({"type": "Damaged", "seat": opp, "target": target, "amount": damage})
         if kind == "basic":
             remaining = strength - damage
             if remaining <= 0:
                 break
-    _riders(ctx, seat, eff, reached, shielded)
-    _reactions(ctx, seat, reached, source)
+    _riders(flow, seat, eff, reached, shielded)
+    _reactions(flow, seat, reached, source)
 
 
-def _riders(ctx: Ctx, seat: int, eff: Effect, reached: list[str], shielded: bool) -> None:
+def _riders(flow: Flow, seat: int, eff: Effect, reached: list[str], shielded: bool) -> None:
     """Curses always land on the wizard; freeze and drain touch only creatures and the wizard."""
     opp = 1 - seat
     if eff.get("curse") and not shielded:
-        ctx.emit("Cursed", seat=opp, amount=eff["curse"])
-    living = [t for t in reached if t == "wizard" or (
-        entry(ctx.state["players"][opp], t) is not None and is_creature(t, ctx.state))]
+        flow.emit({"type": "Cursed", "seat": opp, "amount": eff["curse"]})
+    living = [
+        t
+        for t in reached
+        if t == "wizard" or (entry(flow.state["players"][opp], t) is not None and is_creature(t, flow.state))
+    ]
     if eff.get("freeze"):
         for target in living:
-            ctx.emit("Frozen", seat=opp, target=target, until=freeze_until(ctx.state, opp))
+            flow.emit(
+                {"type": "Frozen", "seat": opp, "target": target, "until": freeze_until(flow.state, opp)}
+            )
     if eff.get("heal_wizard"):
-        heal(ctx, seat, "wizard", eff["heal_wizard"])
+        heal(flow, seat, "wizard", eff["heal_wizard"])
     if eff.get("drain"):
-        hit = [t for t in reached if t == "wizard" or is_creature(t, ctx.state)]
+        hit = [t for t in reached if t == "wizard" or is_creature(t, flow.state)]
         if hit:
-            heal(ctx, seat, "wizard", eff["drain"] * len(hit))
+            heal(flow, seat, "wizard", eff["drain"] * len(hit))
 
 
-def _reactions(ctx: Ctx, seat: int, reached: list[str], source: Source) -> None:
+def _reactions(flow: Flow, seat: int, reached: list[str], source: Source) -> None:
     """Reaction cards answer the attack, even when the attack destroyed them.
 
     The attacker is the attacking creature, or the wizard who laid the attack spell; a curse
@@ -223,21 +235,27 @@ def _reactions(ctx: Ctx, seat: int, reached: list[str], source: Source) -> None:
     for target in reached:
         if target == "wizard":
             continue
-        reaction = card(ctx.state["cards"][target]).get("reaction")
+        reaction = card(flow.state["cards"][target]).get("reaction")
         if not reaction:
             continue
         attacker = "wizard"
         if source["kind"] == "creature":
             attacker = source["card"]
-            if entry(ctx.state["players"][seat], attacker) is None:
+            if entry(flow.state["players"][seat], attacker) is None:
                 attacker = ""
         if reaction.get("damage") and attacker:
-            p = ctx.state["players"][seat]
+            p = flow.state["players"][seat]
             life = p["life"] if attacker == "wizard" else entry(p, attacker)["life"]  # type: ignore[index]
-            ctx.emit("Damaged", seat=seat, target=attacker, amount=min(reaction["damage"], life))
+            flow.emit(
+                {"type": "Damaged", "seat": seat, "target": attacker, "amount": min(reaction["damage"], life)}
+            )
         if reaction.get("curse"):
-            ctx.emit("Cursed", seat=seat, amount=reaction["curse"])
-        if reaction.get("freeze") and attacker and (
-            attacker == "wizard" or entry(ctx.state["players"][seat], attacker) is not None
+            flow.emit({"type": "Cursed", "seat": seat, "amount": reaction["curse"]})
+        if (
+            reaction.get("freeze")
+            and attacker
+            and (attacker == "wizard" or entry(flow.state["players"][seat], attacker) is not None)
         ):
-            ctx.emit("Frozen", seat=seat, target=attacker, until=freeze_until(ctx.state, seat))
+            flow.emit(
+                {"type": "Frozen", "seat": seat, "target": attacker, "until": freeze_until(flow.state, seat)}
+            )

@@ -7,7 +7,7 @@ import contextlib
 from itertools import combinations
 from typing import Any
 
-from games.interface import IllegalMove, NotYourTurn
+from games.interface import IllegalMove
 from games.rng import Rng
 from games.skodakouzla.choices import (
     act_choices,
@@ -18,8 +18,9 @@ from games.skodakouzla.choices import (
     store_refusal,
 )
 from games.skodakouzla.effects import run
-from games.skodakouzla.flow import Ctx, GameOver, end_main, end_turn
+from games.skodakouzla.flow import Flow, WizardDefeated, end_main, end_turn
 from games.skodakouzla.state import Event, State, card_of
+from games.toolkit import check_fields, open_command
 
 Command = dict[str, Any]
 
@@ -98,34 +99,19 @@ def _colour(state: State, seat: int) -> list[Command]:
 
 def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     """Validate ``command`` and return its events, with every automatic phase it reaches."""
-    if not isinstance(command, dict) or not isinstance(command.get("type"), str):
-        raise IllegalMove("a command is an object with a 'type'")
-    kind = command["type"]
-    handler = _COMMANDS.get(kind)
-    if handler is None:
-        raise IllegalMove(f"unknown command {kind!r}; known: {sorted(_COMMANDS)}")
-    if state["phase"] == "over":
-        raise NotYourTurn("the game is over")
-    if seat != state["active"]:
-        raise NotYourTurn(f"it is the turn of seat {state['active']}")
-    ctx = Ctx(state, rng)
-    with contextlib.suppress(GameOver):
-        handler(ctx, seat, command)
-    return ctx.events
+    kind = open_command(command, seat, over=is_over(state), to_move=to_move(state), commands=_COMMANDS)
+    flow = Flow(state, rng)
+    with contextlib.suppress(WizardDefeated):
+        _COMMANDS[kind](flow, seat, command)
+    return flow.events
 
 
 def simulate(state: State, seat: int, command: Command, rng: Rng) -> State:
     """The state after ``command`` (bots use it on a state built from their own view)."""
-    ctx = Ctx(state, rng)
-    with contextlib.suppress(GameOver):
-        _COMMANDS[command["type"]](ctx, seat, command)
-    return ctx.state
-
-
-def _keys(command: Command, *allowed: str) -> None:
-    extra = set(command) - {"type", *allowed}
-    if extra:
-        raise IllegalMove(f"unexpected fields {sorted(extra)} for {command['type']!r}")
+    flow = Flow(state, rng)
+    with contextlib.suppress(WizardDefeated):
+        _COMMANDS[command["type"]](flow, seat, command)
+    return flow.state
 
 
 def _require_phase(state: State, phase: str, what: str) -> None:
@@ -137,8 +123,13 @@ def _require_phase(state: State, phase: str, what: str) -> None:
 
 
 _PHASE_NAMES = {
-    "effects": "effects phase (3)", "main": "main phase (4)", "colour": "colour check (6)",
-    "start": "start of the turn", "end": "end of the turn", "setup": "setup", "over": "end of the game",
+    "effects": "effects phase (3)",
+    "main": "main phase (4)",
+    "colour": "colour check (6)",
+    "start": "start of the turn",
+    "end": "end of the turn",
+    "setup": "setup",
+    "over": "end of the game",
 }
 
 
@@ -153,19 +144,29 @@ def _hand_card(state: State, seat: int, command: Command) -> str:
     return uid
 
 
-def _turn_into_magic(ctx: Ctx, seat: int, command: Command) -> None:
+def _turn_into_magic(flow: Flow, seat: int, command: Command) -> None:
     """A card from the hand to the discard pile for magic equal to its printed value."""
-    _require_phase(ctx.state, "main", "cards are turned into magic")
-    _keys(command, "card")
-    uid = _hand_card(ctx.state, seat, command)
-    ctx.emit("CardTurnedIntoMagic", seat=seat, card=uid, magic=card_of(ctx.state, uid)["cost"])
+    _require_phase(flow.state, "main", "cards are turned into magic")
+    check_fields(command, ("card",))
+    uid = _hand_card(flow.state, seat, command)
+    flow.emit(
+        {"type": "CardTurnedIntoMagic", "seat": seat, "card": uid, "magic": card_of(flow.state, uid)["cost"]}
+    )
 
 
-def _lay(ctx: Ctx, seat: int, command: Command) -> None:
+def _lay(flow: Flow, seat: int, command: Command) -> None:
     """Pay the card's price; permanents join the row at an end, spells resolve at once."""
-    s = ctx.state
+    s = flow.state
     _require_phase(s, "main", "cards are laid")
-    _keys(command, "card", "end", "from", "target")
+    check_fields(
+        command,
+        (
+            "card",
+            "end",
+            "from",
+            "target",
+        ),
+    )
     uid = _hand_card(s, seat, command)
     c = card_of(s, uid)
     price = lay_price(s, seat, uid)
@@ -180,21 +181,27 @@ def _lay(ctx: Ctx, seat: int, command: Command) -> None:
     laid = {"seat": seat, "card": uid, "price": price}
     if "end" in choice:
         laid["end"] = choice["end"]
-    ctx.emit("CardLaid", **laid)
+    flow.emit({"type": "CardLaid", **laid})
     rest = {k: v for k, v in choice.items() if k != "end"}
     if c["type"] == "spell":
         for eff in c.get("effects", []):
-            run(ctx, seat, eff, rest, {"kind": "spell"})
+            run(flow, seat, eff, rest, {"kind": "spell"})
     else:
         for eff in c.get("on_lay", []):
-            run(ctx, seat, eff, rest, {"kind": "creature", "card": uid})
+            run(flow, seat, eff, rest, {"kind": "creature", "card": uid})
 
 
-def _buy(ctx: Ctx, seat: int, command: Command) -> None:
+def _buy(flow: Flow, seat: int, command: Command) -> None:
     """Buy a shop card onto the discard pile (or, with the top-deck rule, onto the deck)."""
-    s = ctx.state
+    s = flow.state
     _require_phase(s, "main", "cards are bought")
-    _keys(command, "card", "top")
+    check_fields(
+        command,
+        (
+            "card",
+            "top",
+        ),
+    )
     uid = command.get("card")
     if not isinstance(uid, str) or uid not in s["shop"]["offer"]:
         raise IllegalMove("that card is not on offer in the shop")
@@ -204,21 +211,25 @@ def _buy(ctx: Ctx, seat: int, command: Command) -> None:
     price = buy_price(s, seat, uid, top)
     if price > s["players"][seat]["magic"]:
         raise IllegalMove(f"that purchase costs {price} magic; you have {s['players'][seat]['magic']}")
-    ctx.emit("CardBought", seat=seat, card=uid, price=price, top=top)
+    flow.emit({"type": "CardBought", "seat": seat, "card": uid, "price": price, "top": top})
 
 
-def _swap_shop(ctx: Ctx, seat: int, command: Command) -> None:
+def _swap_shop(flow: Flow, seat: int, command: Command) -> None:
     """For 1 magic, 1–2 shop cards leave the game and as many new ones take their place.
 
     The rule is an exchange of cards of a six-card offer („vyměnit až 2 libovolné karty“, new ones
     laid „místo nich“); its „dvě nové“ speaks of the usual two, not of growing the offer."""
-    s = ctx.state
+    s = flow.state
     _require_phase(s, "main", "shop cards are swapped")
-    _keys(command, "cards")
+    check_fields(command, ("cards",))
     uids = command.get("cards")
     offer = s["shop"]["offer"]
-    if (not isinstance(uids, list) or not 1 <= len(uids) <= 2
-            or not all(isinstance(u, str) for u in uids) or len(set(uids)) != len(uids)):
+    if (
+        not isinstance(uids, list)
+        or not 1 <= len(uids) <= 2
+        or not all(isinstance(u, str) for u in uids)
+        or len(set(uids)) != len(uids)
+    ):
         raise IllegalMove("swap 1 or 2 different shop cards")
     if any(u not in offer for u in uids):
         raise IllegalMove("only cards on offer can be swapped")
@@ -226,29 +237,36 @@ def _swap_shop(ctx: Ctx, seat: int, command: Command) -> None:
         raise IllegalMove("list the swapped cards in the shop's order")
     if s["players"][seat]["magic"] < 1:
         raise IllegalMove("swapping shop cards costs 1 magic")
-    ctx.emit("ShopSwapped", seat=seat, removed=list(uids))
-    ctx.refill_shop(len(uids))
+    flow.emit({"type": "ShopSwapped", "seat": seat, "removed": list(uids)})
+    flow.refill_shop(len(uids))
 
 
-def _store_magic(ctx: Ctx, seat: int, command: Command) -> None:
+def _store_magic(flow: Flow, seat: int, command: Command) -> None:
     """Put 1 magic on Knihovnička, Velká knihovna or Strom so it is not returned at the end."""
-    s = ctx.state
+    s = flow.state
     _require_phase(s, "main", "magic is stored")
-    _keys(command, "card")
+    check_fields(command, ("card",))
     reason = store_refusal(s, seat, command.get("card"))
     if reason:
         raise IllegalMove(reason)
-    ctx.emit("MagicStored", seat=seat, card=command["card"])
+    flow.emit({"type": "MagicStored", "seat": seat, "card": command["card"]})
 
 
-
-def _resolve(ctx: Ctx, seat: int, command: Command) -> None:
+def _resolve(flow: Flow, seat: int, command: Command) -> None:
     """A creature's attack or ability: in phase 3 each unfrozen creature must act once; in the
     main phase the creatures of Lektvar zuřivosti attack."""
-    s = ctx.state
+    s = flow.state
     if s["phase"] not in ("effects", "main") or not s["pending"]:
         raise IllegalMove("no creature is waiting to attack or use its ability")
-    _keys(command, "card", "option", "from", "target")
+    check_fields(
+        command,
+        (
+            "card",
+            "option",
+            "from",
+            "target",
+        ),
+    )
     uid = command.get("card")
     if not isinstance(uid, str) or uid not in s["pending"]:
         raise IllegalMove(f"creatures still to act: {s['pending']}")
@@ -261,54 +279,54 @@ def _resolve(ctx: Ctx, seat: int, command: Command) -> None:
         raise IllegalMove(f"{card_of(s, uid)['names']['en']} may do one of: {allowed}")
     act = card_of(s, uid)["acts"][choice["option"]]
     rest = {k: v for k, v in choice.items() if k != "option"}
-    ctx.emit("CreatureActed", seat=seat, card=uid, option=choice["option"])
-    run(ctx, seat, act, rest, {"kind": "creature", "card": uid})
-    if ctx.state["phase"] == "effects" and not ctx.state["pending"]:
-        ctx.emit("PhaseStarted", phase="main", seat=seat)
+    flow.emit({"type": "CreatureActed", "seat": seat, "card": uid, "option": choice["option"]})
+    run(flow, seat, act, rest, {"kind": "creature", "card": uid})
+    if flow.state["phase"] == "effects" and not flow.state["pending"]:
+        flow.emit({"type": "PhaseStarted", "phase": "main", "seat": seat})
 
 
-def _end_phase(ctx: Ctx, seat: int, command: Command) -> None:
+def _end_phase(flow: Flow, seat: int, command: Command) -> None:
     """End the main phase (4) or the colour check (6)."""
-    s = ctx.state
-    _keys(command)
+    s = flow.state
+    check_fields(command, ())
     if s["phase"] == "main":
         if s["pending"]:
             raise IllegalMove("the creatures of Lektvar zuřivosti attack first")
-        end_main(ctx, seat)
+        end_main(flow, seat)
     elif s["phase"] == "colour":
-        end_turn(ctx, seat)
+        end_turn(flow, seat)
     else:
         raise IllegalMove("every unfrozen creature must attack or use its ability first")
 
 
-def _remove_card(ctx: Ctx, seat: int, command: Command) -> None:
+def _remove_card(flow: Flow, seat: int, command: Command) -> None:
     """Colour check: remove one card of the discard pile from the game."""
-    s = ctx.state
+    s = flow.state
     _require_phase(s, "colour", "a card is removed")
-    _keys(command, "card")
+    check_fields(command, ("card",))
     if not s["colour"]["remove"]:
         raise IllegalMove("removing a card needs 2 laid cards of one colour, one of them new")
     if command.get("card") not in s["players"][seat]["discard"]:
         raise IllegalMove("only a card of your discard pile can be removed")
-    ctx.emit("CardRemoved", seat=seat, card=command["card"])
-    _after_colour_choice(ctx, seat)
+    flow.emit({"type": "CardRemoved", "seat": seat, "card": command["card"]})
+    _after_colour_choice(flow, seat)
 
 
-def _promote(ctx: Ctx, seat: int, command: Command) -> None:
+def _promote(flow: Flow, seat: int, command: Command) -> None:
     """Colour check: 3 laid cards of a colour (one new) make the level-2 wizard of it, +1 life."""
-    s = ctx.state
+    s = flow.state
     _require_phase(s, "colour", "a wizard is promoted")
-    _keys(command, "colour")
+    check_fields(command, ("colour",))
     if command.get("colour") not in s["colour"]["promote"]:
         raise IllegalMove(f"promotion needs 3 laid cards of the colour, one new: {s['colour']['promote']}")
-    ctx.emit("WizardPromoted", seat=seat, colour=command["colour"], life=1)
-    _after_colour_choice(ctx, seat)
+    flow.emit({"type": "WizardPromoted", "seat": seat, "colour": command["colour"], "life": 1})
+    _after_colour_choice(flow, seat)
 
 
-def _after_colour_choice(ctx: Ctx, seat: int) -> None:
-    colour = ctx.state["colour"]
+def _after_colour_choice(flow: Flow, seat: int) -> None:
+    colour = flow.state["colour"]
     if not colour["remove"] and not colour["promote"]:
-        end_turn(ctx, seat)
+        end_turn(flow, seat)
 
 
 _COMMANDS = {

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from games.interface import Event, InvalidOptions
 from games.rng import Rng
 from games.skodakouzla.content import COLOURS, card, levels, shop_cards, starter_deck
-from games.skodakouzla.flow import Ctx, start_turn
+from games.skodakouzla.flow import Flow, start_turn
 from games.skodakouzla.state import HAND_SIZE, SHOP_SIZE
+from games.toolkit import check_option_keys
 
 #: Cards the first player draws for the first turn; the second prepares a full hand.
 FIRST_HAND = 3
@@ -25,18 +27,19 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def normalize(options: dict[str, Any]) -> dict[str, Any]:
+def normalize(options: Mapping[str, Any]) -> dict[str, Any]:
     """Validated options with defaults filled in; raises :class:`InvalidOptions`."""
-    unknown = sorted(set(options) - set(DEFAULTS))
-    if unknown:
-        raise InvalidOptions(f"unknown options {unknown}; known: {sorted(DEFAULTS)}")
-    out = {**DEFAULTS, **options}
+    out = {**DEFAULTS, **check_option_keys(options, DEFAULTS)}
     income = out["income"]
     if isinstance(income, bool) or not isinstance(income, int) or not 0 <= income <= 3:
         raise InvalidOptions("income is the magic taken each turn, an integer 0–3")
     two = out["two_colours"]
-    kept_ok = (isinstance(two, list) and all(isinstance(c, str) for c in two)
-               and len(set(two)) == 2 == len(two) and set(two) <= set(COLOURS))
+    kept_ok = (
+        isinstance(two, list)
+        and all(isinstance(c, str) for c in two)
+        and len(set(two)) == 2 == len(two)
+        and set(two) <= set(COLOURS)
+    )
     if not isinstance(two, bool) and not kept_ok:
         raise InvalidOptions(f"two_colours is true (random) or the two kept colours of {COLOURS}")
     masters = out["masters"]
@@ -89,7 +92,7 @@ def setup(options: dict[str, Any], seats: int, rng: Rng) -> list[Event]:
     """Shuffle the starter decks and the shop, lay 6 shop cards, deal 3 and 5, start turn 1."""
     if seats != 2:
         raise InvalidOptions("Škoda kouzla is a duel for exactly 2 players")
-    opts = normalize(dict(options))
+    opts = normalize(options)
     two = opts["two_colours"]
     if two is True:
         kept = sorted(rng.shuffle(list(COLOURS))[:2])
@@ -116,25 +119,36 @@ def setup(options: dict[str, Any], seats: int, rng: Rng) -> list[Event]:
     arranged = opts["arranged"] or {}
     masters = opts["masters"]
     wizards = [
-        {"level": 2 if masters else 1, "colour": masters[s] if masters else None,
-         "life": levels()[2 if masters else 1]["life"]}
+        {
+            "level": 2 if masters else 1,
+            "colour": masters[s] if masters else None,
+            "life": levels()[2 if masters else 1]["life"],
+        }
         for s in range(seats)
     ]
-    events: list[Event] = [{
-        "type": "GameStarted", "options": opts, "seats": seats, "arranged": bool(opts["arranged"]),
-        "shop_colours": kept, "cards": cards_of, "unused": unused, "wizards": wizards,
-    }]
+    events: list[Event] = [
+        {
+            "type": "GameStarted",
+            "options": opts,
+            "seats": seats,
+            "arranged": bool(opts["arranged"]),
+            "shop_colours": kept,
+            "cards": cards_of,
+            "unused": unused,
+            "wizards": wizards,
+        }
+    ]
     arranged_decks = arranged.get("decks", [[], []])
     for seat in range(seats):
         top, rest = arranged_order(decks[seat], arranged_decks[seat], cards_of)
         events.append({"type": "DeckShuffled", "seat": seat, "deck": top + rng.shuffle(rest)})
     top, rest = arranged_order(shop, arranged.get("shop", []), cards_of)
     events.append({"type": "ShopShuffled", "deck": top + rng.shuffle(rest)})
-    ctx = Ctx(None, rng)
+    flow = Flow(None, rng)
     for e in events:
-        ctx.emit(e.pop("type"), **e)
-    ctx.refill_shop(SHOP_SIZE)
-    ctx.draw(0, FIRST_HAND)
-    ctx.draw(1, HAND_SIZE)
-    start_turn(ctx, 0)
-    return ctx.events
+        flow.emit(e)
+    flow.refill_shop(SHOP_SIZE)
+    flow.draw(0, FIRST_HAND)
+    flow.draw(1, HAND_SIZE)
+    start_turn(flow, 0)
+    return flow.events

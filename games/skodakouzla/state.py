@@ -57,9 +57,18 @@ def card_of(state: State, uid: str) -> dict[str, Any]:
 
 def _new_player(wizard: dict[str, Any]) -> dict[str, Any]:
     return {
-        "deck": [], "hand": [], "discard": [], "limbo": [], "removed": [], "row": [],
-        "life": wizard["life"], "level": wizard["level"], "colour": wizard["colour"],
-        "curses": 0, "frozen": 0, "magic": 0,
+        "deck": [],
+        "hand": [],
+        "discard": [],
+        "limbo": [],
+        "removed": [],
+        "row": [],
+        "life": wizard["life"],
+        "level": wizard["level"],
+        "colour": wizard["colour"],
+        "curses": 0,
+        "frozen": 0,
+        "magic": 0,
     }
 
 
@@ -72,12 +81,20 @@ def apply(state: State | None, e: Event) -> State:
     t = e["type"]
     if t == "GameStarted":
         return {
-            "options": e["options"], "seats": e["seats"], "arranged": e["arranged"],
-            "cards": e["cards"], "shop_colours": e["shop_colours"],
+            "options": e["options"],
+            "seats": e["seats"],
+            "arranged": e["arranged"],
+            "cards": e["cards"],
+            "shop_colours": e["shop_colours"],
             "players": [_new_player(w) for w in e["wizards"]],
             "shop": {"deck": [], "offer": [], "removed": [], "unused": list(e["unused"])},
-            "turn": 0, "active": 0, "phase": "setup", "pending": [], "colour": None,
-            "buys": 0, "winner": None,
+            "turn": 0,
+            "active": 0,
+            "phase": "setup",
+            "pending": [],
+            "colour": None,
+            "buys": 0,
+            "winner": None,
         }
     assert state is not None
     handler = _HANDLERS[t]

@@ -22,35 +22,53 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     players = []
     for i, p in enumerate(state["players"]):
         mine = seat == i
-        players.append({
-            "seat": i,
-            "life": p["life"], "max_life": max_life(p), "level": p["level"], "colour": p["colour"],
-            "curses": p["curses"], "frozen": p["frozen"] > 0, "frozen_until": p["frozen"],
-            "magic": p["magic"],
-            "hand": _cards(state, p["hand"]) if mine else None,
-            "hand_size": len(p["hand"]),
-            "deck_size": len(p["deck"]),
-            "discard": _cards(state, p["discard"]),
-            "laid_spells": _cards(state, p["limbo"]),
-            "removed": _cards(state, p["removed"]),
-            "row": [{
-                "uid": e["uid"], "card": state["cards"][e["uid"]], "life": e["life"],
-                "frozen": e["frozen"] > 0, "frozen_until": e["frozen"], "magic": e["magic"],
-                "new": e["new"],
-            } for e in p["row"]],
-        })
+        players.append(
+            {
+                "seat": i,
+                "life": p["life"],
+                "max_life": max_life(p),
+                "level": p["level"],
+                "colour": p["colour"],
+                "curses": p["curses"],
+                "frozen": p["frozen"] > 0,
+                "frozen_until": p["frozen"],
+                "magic": p["magic"],
+                "hand": _cards(state, p["hand"]) if mine else None,
+                "hand_size": len(p["hand"]),
+                "deck_size": len(p["deck"]),
+                "discard": _cards(state, p["discard"]),
+                "laid_spells": _cards(state, p["limbo"]),
+                "removed": _cards(state, p["removed"]),
+                "row": [
+                    {
+                        "uid": e["uid"],
+                        "card": state["cards"][e["uid"]],
+                        "life": e["life"],
+                        "frozen": e["frozen"] > 0,
+                        "frozen_until": e["frozen"],
+                        "magic": e["magic"],
+                        "new": e["new"],
+                    }
+                    for e in p["row"]
+                ],
+            }
+        )
     shop = state["shop"]
     return {
         "seat": seat,
-        "turn": state["turn"], "active": state["active"], "phase": state["phase"],
+        "turn": state["turn"],
+        "active": state["active"],
+        "phase": state["phase"],
         "pending": list(state["pending"]),
         "colour_check": state["colour"],
         "purchases": state["buys"],
-        "options": _public_options(state["options"]), "shop_colours": state["shop_colours"],
+        "options": _public_options(state["options"]),
+        "shop_colours": state["shop_colours"],
         "winner": state["winner"],
         "players": players,
         "shop": {
-            "offer": _cards(state, shop["offer"]), "deck_size": len(shop["deck"]),
+            "offer": _cards(state, shop["offer"]),
+            "deck_size": len(shop["deck"]),
             "removed": _cards(state, shop["removed"]),
         },
     }
