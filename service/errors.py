@@ -175,6 +175,27 @@ def unavailable(error: Exception) -> Response:
     return response
 
 
+def gunicorn_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
+    """gunicorn's own refusals (a request line or headers past its limits, a request it cannot
+    parse), which never reach the app, as problem details rather than its HTML page."""
+    from gunicorn.util import write_nonblock
+
+    body = json.dumps({"type": "about:blank", "title": reason, "status": status_int, "detail": mesg}).encode()
+    head = (
+        f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+        f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    write_nonblock(sock, head.encode("latin-1") + body)
+
+
+def answer_gunicorn_errors_as_problems() -> None:
+    """Have this process's gunicorn worker send :func:`gunicorn_problem` (it looks its error writer
+    up in ``gunicorn.util`` on every error)."""
+    import gunicorn.util
+
+    gunicorn.util.write_error = gunicorn_problem
+
+
 def register(app: Flask) -> None:
     for cls, (status, slug, title) in STATUS.items():
         app.register_error_handler(cls, _domain(status, slug, title))

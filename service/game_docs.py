@@ -6,12 +6,18 @@ Per game ``<id>``: ``<id>.Options`` (the ``options`` of ``POST /games``), ``<id>
 a 201 is ``{type, data}`` with ``data`` the event without its ``type``) and ``<id>.View`` (the
 ``view`` of ``/state``). The document is OpenAPI 3.0, so the games' draft 2020-12 schemas are
 translated into its dialect (the subset ``games/README.md`` asks games to keep to).
+
+:class:`GameReferences` points the platform's generic schemas at them without changing what is
+sent: a command body, an ``/actions`` item and a ``view`` are each ``anyOf`` the games' (``anyOf``,
+not ``oneOf``: two games may share a command such as ``{"type": "pass"}``), and ``POST /games`` is
+``anyOf`` one branch per game with its seat count and bots.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from apispec import BasePlugin
 from flask_smorest import Api
 
 import games
@@ -101,3 +107,71 @@ def openapi(schema: Any) -> Any:
     if None in out.get("enum", []):
         out["nullable"] = True
     return out
+
+
+def described() -> list[str]:
+    """The games that have schemas."""
+    return [g for g in games.known() if getattr(games.load(g), "SCHEMAS", None) is not None]
+
+
+def any_game(part: str) -> dict[str, Any]:
+    """``anyOf`` every game's ``<id>.<part>`` component."""
+    return {"anyOf": [{"$ref": _ref(f"{game_id}.{part}")} for game_id in described()]}
+
+
+def _command(schema: dict[str, Any]) -> None:
+    schema.update(any_game("Command"))
+
+
+def _state(schema: dict[str, Any]) -> None:
+    schema["properties"]["view"].update(any_game("View"))
+
+
+def _seat_request(schema: dict[str, Any]) -> None:
+    """A seat needs a name or a player, and is a player's or a bot's, not both."""
+    schema["anyOf"] = [{"required": ["name"]}, {"required": ["player"]}]
+    schema["not"] = {"required": ["player", "bot"], "properties": {"bot": {"type": "string"}}}
+
+
+def _create_game(schema: dict[str, Any]) -> None:
+    """Per game: how many seats it takes and which bots may sit in them."""
+    branches = []
+    for game_id in games.known():
+        game = games.load(game_id)
+        bots = {"enum": [*game.BOTS, None], "nullable": True}
+        seats = {
+            "minItems": game.INFO.min_seats,
+            "maxItems": game.INFO.max_seats,
+            "items": {"properties": {"bot": bots}},
+        }
+        branches.append({"properties": {"game": {"enum": [game_id]}, "seats": seats}})
+    schema["anyOf"] = branches
+
+
+#: Component name → what it gains.
+REFERENCES = {"Command": _command, "State": _state, "SeatRequest": _seat_request, "CreateGame": _create_game}
+
+#: The operations whose bodies are commands: ``/actions`` lists them.
+ACTIONS = "games.Actions"
+
+
+class GameReferences(BasePlugin):
+    """The platform's components and ``/actions`` refer to the games' components."""
+
+    def schema_helper(self, name: str, definition: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        extend = REFERENCES.get(name)
+        if extend is not None:
+            extend(definition)
+        return definition
+
+    def operation_helper(
+        self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
+        rule = kwargs.get("rule")
+        if rule is None or rule.endpoint != ACTIONS:
+            return
+        responses = (operations or {}).get("get", {}).get("responses", {})
+        ok = responses.get(200) or responses.get("200")
+        if isinstance(ok, dict):
+            items = {"$ref": _ref("Command")}
+            ok["content"] = {"application/json": {"schema": {"type": "array", "items": items}}}

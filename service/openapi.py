@@ -7,6 +7,10 @@ error response (4xx, 5xx, ``default``) to ``application/problem+json`` wherever 
 generated client parses the body it actually gets. It also documents what every operation with a
 JSON body may answer before its view runs (400, 413, 415, and 429 for a write), the 404 of an
 unknown game in a path, and the ``WWW-Authenticate`` of a 401.
+
+A header that carries a JSON object (flask-smorest's ``X-Pagination``) is documented with
+``content: application/json``, as OpenAPI describes JSON in a header; a ``schema`` of type
+``object`` would say the ``key,value,key,value`` form that is not what is sent.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from typing import Any
 from apispec import APISpec, BasePlugin
 from flask_smorest import Api
 
+from service.game_docs import GameReferences
+from service.openapi_links import Links
 from service.schemas import ProblemSchema
 
 PROBLEM_JSON = "application/problem+json"
@@ -93,6 +99,16 @@ class ProblemResponses(BasePlugin):
                     responses["429"] = _problem_response(TOO_MANY)
 
 
+class JsonHeaders(BasePlugin):
+    """A header whose schema is a component (an object) is sent as JSON."""
+
+    def header_helper(self, header: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        schema = header.get("schema")
+        if isinstance(schema, dict) and "$ref" in schema:
+            header["content"] = {"application/json": {"schema": header.pop("schema")}}
+        return header
+
+
 class KotlikApi(Api):
     """flask-smorest's Api with problem details as the documented error body."""
 
@@ -100,5 +116,11 @@ class KotlikApi(Api):
 
     def __init__(self, app: Any = None, **kwargs: Any) -> None:
         spec_kwargs = dict(kwargs.pop("spec_kwargs", None) or {})
-        spec_kwargs["extra_plugins"] = [*spec_kwargs.get("extra_plugins", ()), ProblemResponses()]
+        spec_kwargs["extra_plugins"] = [
+            *spec_kwargs.get("extra_plugins", ()),
+            ProblemResponses(),
+            JsonHeaders(),
+            Links(),
+            GameReferences(),
+        ]
         super().__init__(app, spec_kwargs=spec_kwargs, **kwargs)

@@ -3,6 +3,7 @@
 import resource
 
 from service.app import create_app
+from service.errors import answer_gunicorn_errors_as_problems
 
 
 def _more_open_files() -> None:
@@ -13,4 +14,5 @@ def _more_open_files() -> None:
 
 
 _more_open_files()
+answer_gunicorn_errors_as_problems()
 app = create_app()

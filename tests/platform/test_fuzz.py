@@ -1,33 +1,29 @@
-"""Schemathesis against a live ``kotlik web``: no operation answers a server error, whatever it is sent.
+"""Schemathesis against a live ``kotlik web``: every operation answers as documented, whatever it is sent.
 
 Two passes over every operation in the OpenAPI document (``/stream`` aside: it never ends): one
 with whatever ids and tokens Schemathesis makes up, which mostly meets the 404 and 401 paths, and one
 aimed at a real running game with a real seat token, so that the generated queries and bodies reach
-the state, actions and command handlers behind them. ``KOTLIK_FUZZ_EXAMPLES`` sets the examples per
-operation and pass (default 100).
+the state, actions and command handlers behind them. Every answer is checked (:data:`fuzzing.CHECKS`):
+no server error, and the status, content type, body and headers the document gives.
+``KOTLIK_FUZZ_EXAMPLES`` sets the examples per operation and pass (default 100). The sequences
+(create, actions, command, state) are ``test_fuzz_stateful.py``'s.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import schemathesis
+from fuzzing import CHECKS, EXAMPLES, TIMEOUT_S, load_schema
 from httpclient import create
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from processes import environment, kotlik_web
-from schemathesis import GenerationMode, checks
+from schemathesis import GenerationMode
 
-EXAMPLES = int(os.environ.get("KOTLIK_FUZZ_EXAMPLES", "100"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), database=None)
-#: Long enough for the slowest honest answer on a loaded CI machine, short of a hang.
-TIMEOUT_S = 20
-# An import's body is an export file (JSON Lines, a string in the document): sent as text.
-schemathesis.serializer.alias("application/x-ndjson", "text/plain")
 
 
 @pytest.fixture(scope="module")
@@ -35,12 +31,12 @@ def live(broker: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> It
     log: Path = tmp_path_factory.mktemp("fuzz") / "web.log"
     with kotlik_web(environment(**broker), log) as api:
         game = create(api, "kupferkessel", [{"name": "Alice"}, {"name": "Bob"}])
-        yield {"base": api.base, "game": game, "log": log}
+        yield {"api": api, "base": api.base, "game": game, "log": log}
 
 
 @pytest.fixture(scope="module")
 def operations(live: dict[str, Any]) -> list[Any]:
-    schema = schemathesis.openapi.from_url(f"{live['base']}/api/v1/openapi.json")
+    schema = load_schema(live["api"])
     return [result.ok() for result in schema.exclude(path_regex=r"/stream$").get_all_operations()]
 
 
@@ -53,13 +49,13 @@ def _failures(operation: Any, live: dict[str, Any], mode: GenerationMode, aim: d
     def run(case: Any) -> None:
         if case.query and "wait" in case.query:
             case.query["wait"] = 0
-        case.call_and_validate(base_url=live["base"], checks=[checks.not_a_server_error], timeout=TIMEOUT_S)
+        case.call_and_validate(base_url=live["base"], checks=CHECKS, timeout=TIMEOUT_S)
 
     try:
         run()
     except Unsatisfiable:
         return []  # nothing in the operation can be made invalid (negative mode with no parameters)
-    except Exception as failure:  # noqa: BLE001 - every kind of failure is reported, not just the first
+    except (Exception, BaseExceptionGroup) as failure:  # noqa: BLE001 - every failure, of every kind
         return [f"{operation.label} ({mode.value}): {failure}"]
     return []
 
@@ -86,3 +82,10 @@ def test_no_operation_on_a_running_game_answers_a_server_error(
             aim["path_parameters"] = {k: v for k, v in aim["path_parameters"].items() if k in names}
         failures += _failures(operation, live, mode, aim)
     assert not failures, "\n\n".join(failures)
+
+
+def test_gunicorns_own_refusals_are_problem_details(live: dict[str, Any]) -> None:
+    """A request line past gunicorn's limit never reaches the app; it is a problem all the same."""
+    reply = live["api"].get("/api/v1/games?page=" + "9" * 5000)
+    assert reply.status == 414
+    assert reply.problem["status"] == 414

@@ -1,0 +1,119 @@
+"""Schemathesis' stateful run against a live ``kotlik web``: sequences of calls, each answered as documented.
+
+The document's OpenAPI links (``service/openapi_links.py``) chain the game operations: a created
+game's id leads to its state, actions, events and commands, a body ``/actions`` lists is posted to
+``/commands`` as it is, and a move leads on to the state, actions and events after it. Schemathesis
+builds a state machine from them and runs ``KOTLIK_FUZZ_EXAMPLES`` scenarios (default 100) of up to
+a tenth as many steps (2 to 20), each answer put through :data:`fuzzing.CHECKS`.
+
+What no link can carry is this machine's job: the seat token of a game it created goes with every
+later call on that game (a seat to move's, where one is human), and ``?wait=`` is zeroed so no
+long-poll holds a step. A game is created here to be played, so a generated ``POST /games`` body is
+narrowed to seats by name: a made-up player does not exist, a made-up webhook URL or option is
+refused, and the stateless pass (``test_fuzz.py``) sends those already.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fuzzing import CHECKS, EXAMPLES, TIMEOUT_S, load_schema
+from httpclient import Client
+from hypothesis import HealthCheck, Phase, settings
+from processes import environment, kotlik_web
+from schemathesis import GenerationMode
+
+GAMES = "/api/v1/games"
+CREATE = f"POST {GAMES}"
+PLAY = f"POST {GAMES}/{{game_id}}/commands"
+#: The operations of a game's story: create it, read it, list the actions, play, read the log.
+STORY = r"^/api/v1/games(/\{game_id\}(/state|/actions|/commands|/events)?)?$"
+STEPS = min(max(EXAMPLES // 10, 2), 20)
+
+
+@pytest.fixture(scope="module")
+def api(broker: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Client]:
+    log: Path = tmp_path_factory.mktemp("fuzz-stateful") / "web.log"
+    with kotlik_web(environment(**broker), log) as api:
+        yield api
+
+
+def playable(body: dict[str, Any]) -> dict[str, Any]:
+    """A generated game with its seats by name (and bot), no webhooks and no options."""
+    seats = [
+        {"name": seat.get("name") or f"seat {i}", "bot": seat.get("bot")}
+        for i, seat in enumerate(body.get("seats") or [])
+        if isinstance(seat, dict)
+    ]
+    return {**body, "seats": seats, "webhooks": [], "options": {}}
+
+
+def machine(api: Client, answers: Counter[str]) -> Any:
+    """The state machine of the story's operations, seated and counting its answers."""
+    schema = load_schema(api, **{"allow-x00": False})
+    schema = schema.include(path_regex=STORY).exclude(path=GAMES, method="GET")
+
+    class Story(schema.as_state_machine()):  # type: ignore[misc]
+        def setup(self) -> None:
+            self.tokens: dict[str, dict[int, str]] = {}
+
+        def before_call(self, case: Any) -> None:
+            if case.query and "wait" in case.query:
+                case.query["wait"] = 0
+            if case.operation.label == CREATE and isinstance(case.body, dict) and _positive(case):
+                case.body = playable(case.body)
+            game_id = str((case.path_parameters or {}).get("game_id"))
+            if game_id in self.tokens:
+                case.headers = {**(case.headers or {}), "Authorization": f"Bearer {self.token(game_id)}"}
+
+        def token(self, game_id: str) -> str:
+            """A human seat to move's token, else any human seat's."""
+            tokens = self.tokens[game_id]
+            to_move = api.get(f"{GAMES}/{game_id}").body.get("to_move", [])
+            return next((tokens[seat] for seat in to_move if seat in tokens), next(iter(tokens.values())))
+
+        def after_call(self, response: Any, case: Any) -> None:
+            super().after_call(response, case)
+            answers[f"{case.operation.label} {response.status_code}"] += 1
+            if case.operation.label == CREATE and response.status_code == 201:
+                game = response.json()
+                tokens = {seat["seat"]: seat["token"] for seat in game["seats"] if seat["token"]}
+                if tokens:
+                    self.tokens[game["id"]] = tokens
+
+        def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+            return {"base_url": api.base, "timeout": TIMEOUT_S}
+
+        def validate_response(
+            self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any
+        ) -> None:
+            case.validate_response(
+                response, checks=CHECKS, transport_kwargs=kwargs or None, recorder=self.recorder
+            )
+
+    return Story
+
+
+def _positive(case: Any) -> bool:
+    return case.meta is None or case.meta.generation.mode == GenerationMode.POSITIVE
+
+
+def test_create_act_play_and_read_back_as_documented(api: Client) -> None:
+    answers: Counter[str] = Counter()
+    machine(api, answers).run(
+        settings=settings(
+            max_examples=EXAMPLES,
+            stateful_step_count=STEPS,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+            phases=[Phase.generate, Phase.shrink],
+        )
+    )
+    # The links were followed as far as a move: games were made, and played.
+    assert answers[f"{CREATE} 201"], answers
+    assert answers[f"{PLAY} 201"], answers
