@@ -44,52 +44,36 @@ def position(s: dict[str, Any], seg: str) -> dict[str, int]:
     return {"x": x, "y": y, "feature": int(i)}
 
 
-def place(s: dict[str, Any], tile: str, x: int, y: int, rotation: int) -> dict[str, Any]:
-    """``s`` with ``tile`` laid at ``(x, y)``: features created and merged, completions recorded.
+class _Features:
+    """The feature lookups of a map being changed by one tile: copied once, each record copied the
+    first time it changes (``fresh``), so the state the tile is laid on is left alone."""
 
-    Copies only what changes (the lookups and the records it touches); ``s`` is left alone. The copies
-    are ``.copy()``: unlike ``dict(d)``, it stays a flat copy after merges have deleted keys.
-    ``completed`` lists the features this tile completed, in the tile's feature order.
-    """
-    o = tiles.of(tile, rotation)
-    t = len(s["tiles"])
-    grid = s["grid"].copy()
-    grid[f"{x},{y}"] = t
-    placed = [*s["tiles"], [tile, x, y, rotation]]
-    owner = s["owner"].copy()
-    feats = s["features"].copy()
-    fresh: set[str] = set()
-    nf = s["next_fid"]
-    mine = tiles.segments(t)
-    for i, f in enumerate(o.features):
-        seg = mine[i]
-        fid = str(nf)
-        nf += 1
-        rec: Rec = {
-            "kind": f.kind,
-            "segs": [seg],
-            "open": len(f.edges),
-            "shields": int(f.shield),
-            "followers": [],
-        }
-        if f.kind == "field":
-            rec["cities"] = [mine[c] for c in f.cities]
-        feats[fid] = rec
-        fresh.add(fid)
-        owner[seg] = fid
+    def __init__(self, s: dict[str, Any]) -> None:
+        self.owner: dict[str, str] = s["owner"].copy()
+        self.feats: dict[str, Rec] = s["features"].copy()
+        self.fresh: set[str] = set()
+        self.next_fid: int = s["next_fid"]
 
-    def own(fid: str) -> Rec:
-        if fid not in fresh:
-            old = feats[fid]
-            feats[fid] = {**old, "segs": list(old["segs"]), "followers": list(old["followers"])}
-            fresh.add(fid)
-        rec: Rec = feats[fid]
-        return rec
+    def add(self, seg: str, rec: Rec) -> None:
+        fid = str(self.next_fid)
+        self.next_fid += 1
+        self.feats[fid] = rec
+        self.fresh.add(fid)
+        self.owner[seg] = fid
 
-    def merge(a: str, b: str) -> str:
+    def own(self, fid: str) -> Rec:
+        """The record of ``fid``, copied if this tile has not changed it yet."""
+        if fid not in self.fresh:
+            old = self.feats[fid]
+            self.feats[fid] = {**old, "segs": list(old["segs"]), "followers": list(old["followers"])}
+            self.fresh.add(fid)
+        return self.feats[fid]
+
+    def merge(self, a: str, b: str) -> str:
+        """One feature of ``a`` and ``b``: the smaller record joins the larger, its segments re-owned."""
         if a == b:
             return a
-        ra, rb = feats[a], feats[b]
+        ra, rb = self.feats[a], self.feats[b]
         if len(rb["segs"]) > len(ra["segs"]):
             a, b, ra, rb = b, a, rb, ra
         merged: Rec = {
@@ -102,13 +86,64 @@ def place(s: dict[str, Any], tile: str, x: int, y: int, rotation: int) -> dict[s
         if "cities" in ra:
             merged["cities"] = ra["cities"] + rb["cities"]
         for seg in rb["segs"]:
-            owner[seg] = a
-        feats[a] = merged
-        fresh.add(a)
-        del feats[b]
+            self.owner[seg] = a
+        self.feats[a] = merged
+        self.fresh.add(a)
+        del self.feats[b]
         return a
 
+
+def place(s: dict[str, Any], tile: str, x: int, y: int, rotation: int) -> dict[str, Any]:
+    """``s`` with ``tile`` laid at ``(x, y)``: features created and merged, completions recorded.
+
+    Copies only what changes (the lookups and the records it touches); ``s`` is left alone. The copies
+    are ``.copy()``: unlike ``dict(d)``, it stays a flat copy after merges have deleted keys.
+    ``completed`` lists the features this tile completed, in the tile's feature order.
+    """
+    o = tiles.of(tile, rotation)
+    t = len(s["tiles"])
+    grid = s["grid"].copy()
+    grid[f"{x},{y}"] = t
+    placed = [*s["tiles"], [tile, x, y, rotation]]
+    fs = _Features(s)
+    _add_segments(fs, o, t)
     sides, ring = tiles.keys_around(x, y)
+    _join_neighbours(fs, o, t, sides, grid, placed)
+    completed = _completed(fs, o, t, ring, grid, placed)
+    return {
+        **s,
+        "tiles": placed,
+        "grid": grid,
+        "owner": fs.owner,
+        "features": fs.feats,
+        "next_fid": fs.next_fid,
+        "frontier": _frontier(s["frontier"], o, x, y, sides, grid),
+        "completed": completed,
+    }
+
+
+def _add_segments(fs: _Features, o: tiles.Oriented, t: int) -> None:
+    """A new feature record for every segment of the new tile."""
+    mine = tiles.segments(t)
+    for i, f in enumerate(o.features):
+        rec: Rec = {
+            "kind": f.kind,
+            "segs": [mine[i]],
+            "open": len(f.edges),
+            "shields": int(f.shield),
+            "followers": [],
+        }
+        if f.kind == "field":
+            rec["cities"] = [mine[c] for c in f.cities]
+        fs.add(mine[i], rec)
+
+
+def _join_neighbours(
+    fs: _Features, o: tiles.Oriented, t: int, sides: tuple[str, ...], grid: dict[str, int], placed: list[Any]
+) -> None:
+    """Merge the new tile's features with those across each edge it shares with a neighbour: a road
+    or city edge closes two open edges, the two halves of a side join fields."""
+    mine = tiles.segments(t)
     for d, key in enumerate(sides):
         nt = grid.get(key)
         if nt is None:
@@ -119,13 +154,20 @@ def place(s: dict[str, Any], tile: str, x: int, y: int, rotation: int) -> dict[s
         od = (d + 2) % 4
         lf = o.edge_feature[d]
         if lf >= 0:
-            m = merge(owner[mine[lf]], owner[theirs[no.edge_feature[od]]])
-            own(m)["open"] -= 2
+            m = fs.merge(fs.owner[mine[lf]], fs.owner[theirs[no.edge_feature[od]]])
+            fs.own(m)["open"] -= 2
         for k in (0, 1):
             lf = o.half_feature[2 * d + k]
             if lf >= 0:
-                merge(owner[mine[lf]], owner[theirs[no.half_feature[2 * od + 1 - k]]])
+                fs.merge(fs.owner[mine[lf]], fs.owner[theirs[no.half_feature[2 * od + 1 - k]]])
 
+
+def _completed(
+    fs: _Features, o: tiles.Oriented, t: int, ring: tuple[str, ...], grid: dict[str, int], placed: list[Any]
+) -> list[str]:
+    """The features the tile completed: monasteries around it (now surrounded), its own monastery,
+    then its roads and cities with no open edge left, in that order."""
+    mine = tiles.segments(t)
     completed: list[str] = []
     neighbours = 0
     for key in ring:
@@ -136,23 +178,29 @@ def place(s: dict[str, Any], tile: str, x: int, y: int, rotation: int) -> dict[s
         ntile, _, _, nr = placed[nt]
         mon = tiles.of(ntile, nr).monastery
         if mon >= 0:
-            fid = owner[tiles.segments(nt)[mon]]
-            rec = own(fid)
+            fid = fs.owner[tiles.segments(nt)[mon]]
+            rec = fs.own(fid)
             rec["open"] -= 1
             if rec["open"] == 0:
                 completed.append(fid)
     if o.monastery >= 0:
-        fid = owner[mine[o.monastery]]
-        own(fid)["open"] = 8 - neighbours
+        fid = fs.owner[mine[o.monastery]]
+        fs.own(fid)["open"] = 8 - neighbours
         if neighbours == 8:
             completed.append(fid)
     for i, f in enumerate(o.features):
         if f.kind in ("road", "city"):
-            fid = owner[mine[i]]
-            if feats[fid]["open"] == 0 and fid not in completed:
+            fid = fs.owner[mine[i]]
+            if fs.feats[fid]["open"] == 0 and fid not in completed:
                 completed.append(fid)
+    return completed
 
-    frontier = s["frontier"].copy()
+
+def _frontier(
+    old: dict[str, Any], o: tiles.Oriented, x: int, y: int, sides: tuple[str, ...], grid: dict[str, int]
+) -> dict[str, Any]:
+    """The free squares beside the map with the edge pattern a tile there must match."""
+    frontier = old.copy()
     frontier.pop(f"{x},{y}", None)
     for d, key in enumerate(sides):
         if key in grid:
@@ -162,17 +210,7 @@ def place(s: dict[str, Any], tile: str, x: int, y: int, rotation: int) -> dict[s
         pattern = list(entry[2]) if entry else ["?"] * 4
         pattern[(d + 2) % 4] = o.edges[d]
         frontier[key] = [x + dx, y + dy, "".join(pattern)]
-
-    return {
-        **s,
-        "tiles": placed,
-        "grid": grid,
-        "owner": owner,
-        "features": feats,
-        "next_fid": nf,
-        "frontier": frontier,
-        "completed": completed,
-    }
+    return frontier
 
 
 def placements(s: dict[str, Any], tile: str) -> list[list[int]]:

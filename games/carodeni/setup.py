@@ -133,6 +133,61 @@ def _ostara_plan(arranged: Any, tokens: list[str]) -> list[list[str]]:
     return [list(stage) for stage in arranged]
 
 
+def _decks(arranged: dict[str, Any], seats: int, rng: Rng) -> dict[str, list[str]]:
+    """Both shuffled decks (arranged tops first); with 3+ players the last five of each are set aside."""
+    witch_deck = _deck(arranged.get("witch_deck"), sorted(content.witches()), "witch_deck", rng)
+    potion_deck = _deck(arranged.get("potion_deck"), sorted(content.potions()), "potion_deck", rng)
+    aside = 5 if seats >= 3 else 0
+    return {
+        "witch_deck": witch_deck[: len(witch_deck) - aside],
+        "potion_deck": potion_deck[: len(potion_deck) - aside],
+        "witch_aside": witch_deck[len(witch_deck) - aside :],
+        "potion_aside": potion_deck[len(potion_deck) - aside :],
+    }
+
+
+def _bag_plan(arranged: dict[str, Any]) -> list[str]:
+    plan = arranged.get("bag", [])
+    if not isinstance(plan, list) or any(k not in content.kinds() for k in plan):
+        raise InvalidOptions(f"arranged bag: a list of ingredient kinds {list(content.kinds())}")
+    return list(plan)
+
+
+def _board(decks: dict[str, list[str]], plan: list[str], rng: Rng) -> list[dict[str, Any]]:
+    """Three ingredients from the bag and the top card of each deck at every location, top to
+    bottom; the cards dealt leave ``decks`` and the drawn kinds leave ``plan``."""
+    bag = dict(content.ingredient_counts())
+    board = []
+    for _ in content.LOCATIONS:
+        ingredients = [draw_from(bag, plan, rng) for _ in range(3)]
+        board.append(
+            {
+                "ingredients": ingredients,
+                "potion": decks["potion_deck"].pop(0),
+                "witch": decks["witch_deck"].pop(0),
+            }
+        )
+    return board
+
+
+def _players(
+    solo: bool, seats: int, order: list[int], arranged: dict[str, Any], rng: Rng
+) -> list[dict[str, Any]]:
+    """Each seat's novice pair and starting potion by its place in turn order; solo: the player
+    second (potion 2), Ostara a random other potion."""
+    if not solo:
+        return [
+            {"hand": [f"N{seat + 1}a", f"N{seat + 1}b"], "potions": [f"S{order.index(seat) + 1}"]}
+            for seat in range(seats)
+        ]
+    choice = arranged.get("ostara_starting_potion")
+    others = ["S1", "S3", "S4", "S5"]
+    if choice is not None and choice not in others:
+        raise InvalidOptions(f"arranged ostara_starting_potion: one of {others}")
+    ostara_start = choice if choice is not None else rng.choice(others)
+    return [{"hand": ["N1a", "N1b"], "potions": ["S2"]}, {"hand": [], "potions": [ostara_start]}]
+
+
 def setup(options: dict[str, Any], seats: int, rng: Rng) -> list[Event]:
     opts = _check_options(options, seats)
     arranged = options.get("arranged", {})
@@ -141,37 +196,11 @@ def setup(options: dict[str, Any], seats: int, rng: Rng) -> list[Event]:
         raise InvalidOptions(f"unknown arranged keys {unknown}; known: {list(_ARRANGED_KEYS)}")
     solo = opts["solo"]
     order = [1, 0] if solo else list(range(seats))
-    witch_deck = _deck(arranged.get("witch_deck"), sorted(content.witches()), "witch_deck", rng)
-    potion_deck = _deck(arranged.get("potion_deck"), sorted(content.potions()), "potion_deck", rng)
-    witch_aside: list[str] = []
-    potion_aside: list[str] = []
-    if seats >= 3:
-        witch_deck, witch_aside = witch_deck[:-5], witch_deck[-5:]
-        potion_deck, potion_aside = potion_deck[:-5], potion_deck[-5:]
+    decks = _decks(arranged, seats, rng)
     row = _goal_row(opts, seats, arranged.get("goals"), rng)
-    plan = arranged.get("bag", [])
-    if not isinstance(plan, list) or any(k not in content.kinds() for k in plan):
-        raise InvalidOptions(f"arranged bag: a list of ingredient kinds {list(content.kinds())}")
-    plan = list(plan)
-    bag = dict(content.ingredient_counts())
-    board = []
-    for _ in content.LOCATIONS:
-        ingredients = [draw_from(bag, plan, rng) for _ in range(3)]
-        board.append({"ingredients": ingredients, "potion": potion_deck.pop(0), "witch": witch_deck.pop(0)})
-    players = []
-    ostara_start = None
-    if solo:
-        choice = arranged.get("ostara_starting_potion")
-        others = ["S1", "S3", "S4", "S5"]
-        if choice is not None and choice not in others:
-            raise InvalidOptions(f"arranged ostara_starting_potion: one of {others}")
-        ostara_start = choice if choice is not None else rng.choice(others)
-        players = [{"hand": ["N1a", "N1b"], "potions": ["S2"]}, {"hand": [], "potions": [ostara_start]}]
-    else:
-        for seat in range(seats):
-            players.append(
-                {"hand": [f"N{seat + 1}a", f"N{seat + 1}b"], "potions": [f"S{order.index(seat) + 1}"]}
-            )
+    plan = _bag_plan(arranged)
+    board = _board(decks, plan, rng)
+    players = _players(solo, seats, order, arranged, rng)
     tokens = [t for t, d in content.ostara_tokens().items() if opts["animals"] or not d["animal"]]
     return [
         {
@@ -184,10 +213,7 @@ def setup(options: dict[str, Any], seats: int, rng: Rng) -> list[Event]:
             "animals": opts["animals"],
             "order": order,
             "ostara": 1 if solo else None,
-            "witch_deck": witch_deck,
-            "potion_deck": potion_deck,
-            "witch_aside": witch_aside,
-            "potion_aside": potion_aside,
+            **decks,
             "bag_plan": plan,
             "board": board,
             "players": players,

@@ -7,6 +7,7 @@ cheap; :mod:`rules` uses the same in-place :func:`apply` on its private copy whi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from games.carodeni import content
@@ -170,110 +171,139 @@ def _draw_card(s: State, deck: str, card: str | None) -> None:
         cards.pop(0)
 
 
+def _witch_played(s: State, e: Event) -> None:
+    p = s["players"][e["seat"]]
+    p["hand"].remove(e["witch"])
+    p["played"].append(e["witch"])
+    card = content.witch_card(e["witch"])
+    s["turn"].update(
+        phase="collect",
+        witch=e["witch"],
+        refresh=bool(card.get("refresh")),
+        ap=[card["ap"][loc] for loc in content.LOCATIONS],
+    )
+
+
+def _offer_refreshed(s: State, e: Event) -> None:
+    s["turn"]["refresh"] = False
+    if e["target"] == "ingredients":
+        b = s["board"][content.LOCATIONS.index(e["location"])]
+        for k in e["returned"]:
+            if k is not None:
+                s["bag"][k] += 1
+        for k in e["drawn"]:
+            _draw_kind(s, k)
+        b["ingredients"] = list(e["drawn"])
+        return
+    item, deck = ("witch", "witch_deck") if e["target"] == "witches" else ("potion", "potion_deck")
+    s[deck].extend(c for c in e["returned"] if c is not None)
+    for b, card in zip(s["board"], e["drawn"], strict=True):
+        _draw_card(s, deck, card)
+        b[item] = card
+
+
+def _slot_refilled(s: State, e: Event) -> None:
+    b = s["board"][content.LOCATIONS.index(e["location"])]
+    if e["item"] == "ingredient":
+        _draw_kind(s, e["kind"])
+        b["ingredients"][e["slot"]] = e["kind"]
+        return
+    item, deck = ("witch", "witch_deck") if e["item"] == "witch" else ("potion", "potion_deck")
+    _draw_card(s, deck, e["card"])
+    b[item] = e["card"]
+
+
+def _deck_ran_out(s: State, e: Event) -> None:
+    deck = "witch" if e["deck"] == "witches" else "potion"
+    s[f"{deck}_deck"] = list(s[f"{deck}_aside"])
+    s[f"{deck}_aside"] = []
+
+
+def _end_triggered(s: State, e: Event) -> None:
+    s["end_round"] = e["last_round"]
+    s["end_reason"] = e["reason"]
+
+
+def _points_forfeited(s: State, e: Event) -> None:
+    turn = s["turn"]
+    turn["ap"][content.LOCATIONS.index(e["location"])] = 0
+    turn["refresh"] = False
+    if not any(turn["ap"]):
+        turn["phase"] = "brew"
+
+
+def _rested(s: State, e: Event) -> None:
+    p = s["players"][e["seat"]]
+    p["hand"].extend(p["played"])
+    p["played"] = []
+    s["turn"].update(phase="rest", picks=0)
+
+
+def _potion_brewed(s: State, e: Event) -> None:
+    p = s["players"][e["seat"]]
+    for k, n in e["spent"].items():
+        p["ingredients"][k] -= n
+        s["bag"][k] += n
+    p["potions"].remove(e["potion"])
+    p["clan_potions"].append(e["potion"])
+    p["played"].remove(e["witch"])
+    p["clan_witches"].append(e["witch"])
+    for card in e["tools_to_clan"]:
+        p["tools"].remove(card)
+        p["clan_tools"].append(card)
+    s["turn"]["phase"] = "done"
+
+
+def _animal_tamed(s: State, e: Event) -> None:
+    p = s["players"][e["seat"]]
+    p["ingredients"][e["paid"]] -= 1
+    s["bag"][e["paid"]] += 1
+    p["animals"].remove(e["card"])
+    p["clan_animals"].append(e["card"])
+    s["turn"]["phase"] = "done"
+
+
+def _goal_claimed(s: State, e: Event) -> None:
+    s["goals"][e["goal"]]["claimed_by"] = e["seat"]
+    s["players"][e["seat"]]["goals"].append(e["goal"])
+
+
+def _turn_ended(s: State, e: Event) -> None:
+    index = s["turn"]["index"] + 1
+    if index == len(s["order"]):
+        index = 0
+        s["round"] += 1
+    s["turn"] = _fresh_turn(index)
+
+
+def _game_ended(s: State, e: Event) -> None:
+    s["over"] = True
+    s["end_reason"] = e["reason"]
+
+
+def _tokens_shuffled(s: State, e: Event) -> None:
+    o = s["ostara_state"]
+    o["stage"] = e["stage"]
+    o["order"] = list(e["order"])
+
+
+def _token_drawn(s: State, e: Event) -> None:
+    o = s["ostara_state"]
+    o["order"].pop(0)
+    o["token"] = e["token"]
+    s["turn"]["phase"] = "ostara"
+
+
+def _explained(s: State, e: Event) -> None:
+    """Ostara's reasons change nothing: the events that follow carry out her choice."""
+
+
 def apply(s: State, e: Event) -> None:
     """Applies ``e`` to ``s`` in place; ``s`` must be a private copy."""
-    t = e["type"]
-    turn = s["turn"]
-    if t == "WitchPlayed":
-        p = s["players"][e["seat"]]
-        p["hand"].remove(e["witch"])
-        p["played"].append(e["witch"])
-        card = content.witch_card(e["witch"])
-        turn.update(
-            phase="collect",
-            witch=e["witch"],
-            refresh=bool(card.get("refresh")),
-            ap=[card["ap"][loc] for loc in content.LOCATIONS],
-        )
-    elif t == "OfferRefreshed":
-        turn["refresh"] = False
-        if e["target"] == "ingredients":
-            b = s["board"][content.LOCATIONS.index(e["location"])]
-            for k in e["returned"]:
-                if k is not None:
-                    s["bag"][k] += 1
-            for k in e["drawn"]:
-                _draw_kind(s, k)
-            b["ingredients"] = list(e["drawn"])
-        else:
-            item, deck = ("witch", "witch_deck") if e["target"] == "witches" else ("potion", "potion_deck")
-            s[deck].extend(c for c in e["returned"] if c is not None)
-            for b, card in zip(s["board"], e["drawn"], strict=True):
-                _draw_card(s, deck, card)
-                b[item] = card
-    elif t == "ItemTaken":
-        _take(s, e)
-    elif t == "SlotRefilled":
-        b = s["board"][content.LOCATIONS.index(e["location"])]
-        if e["item"] == "ingredient":
-            _draw_kind(s, e["kind"])
-            b["ingredients"][e["slot"]] = e["kind"]
-        else:
-            item, deck = ("witch", "witch_deck") if e["item"] == "witch" else ("potion", "potion_deck")
-            _draw_card(s, deck, e["card"])
-            b[item] = e["card"]
-    elif t == "DeckRanOut":
-        deck = "witch" if e["deck"] == "witches" else "potion"
-        s[f"{deck}_deck"] = list(s[f"{deck}_aside"])
-        s[f"{deck}_aside"] = []
-    elif t == "EndTriggered":
-        s["end_round"] = e["last_round"]
-        s["end_reason"] = e["reason"]
-    elif t == "ActionPointsForfeited":
-        turn["ap"][content.LOCATIONS.index(e["location"])] = 0
-        turn["refresh"] = False
-        if not any(turn["ap"]):
-            turn["phase"] = "brew"
-    elif t == "Rested":
-        p = s["players"][e["seat"]]
-        p["hand"].extend(p["played"])
-        p["played"] = []
-        turn.update(phase="rest", picks=0)
-    elif t == "PotionBrewed":
-        p = s["players"][e["seat"]]
-        for k, n in e["spent"].items():
-            p["ingredients"][k] -= n
-            s["bag"][k] += n
-        p["potions"].remove(e["potion"])
-        p["clan_potions"].append(e["potion"])
-        p["played"].remove(e["witch"])
-        p["clan_witches"].append(e["witch"])
-        for card in e["tools_to_clan"]:
-            p["tools"].remove(card)
-            p["clan_tools"].append(card)
-        turn["phase"] = "done"
-    elif t == "AnimalTamed":
-        p = s["players"][e["seat"]]
-        p["ingredients"][e["paid"]] -= 1
-        s["bag"][e["paid"]] += 1
-        p["animals"].remove(e["card"])
-        p["clan_animals"].append(e["card"])
-        turn["phase"] = "done"
-    elif t == "GoalClaimed":
-        s["goals"][e["goal"]]["claimed_by"] = e["seat"]
-        s["players"][e["seat"]]["goals"].append(e["goal"])
-    elif t == "TurnEnded":
-        index = turn["index"] + 1
-        if index == len(s["order"]):
-            index = 0
-            s["round"] += 1
-        s["turn"] = _fresh_turn(index)
-    elif t == "GameEnded":
-        s["over"] = True
-        s["end_reason"] = e["reason"]
-    elif t == "OstaraTokensShuffled":
-        o = s["ostara_state"]
-        o["stage"] = e["stage"]
-        o["order"] = list(e["order"])
-    elif t == "OstaraTokenDrawn":
-        o = s["ostara_state"]
-        o["order"].pop(0)
-        o["token"] = e["token"]
-        turn["phase"] = "ostara"
-    elif t == "OstaraChose":
-        pass
-    else:
-        raise ValueError(f"unknown event type {t!r}")
+    fold = _FOLDERS.get(e["type"])
+    if fold is None:
+        raise ValueError(f"unknown event type {e['type']!r}")
+    fold(s, e)
 
 
 def _take(s: State, e: Event) -> None:
@@ -305,6 +335,26 @@ def _take(s: State, e: Event) -> None:
             turn["phase"] = "brew"
     elif turn["phase"] == "rest":
         turn["picks"] += 1
+
+
+_FOLDERS: dict[str, Callable[[State, Event], None]] = {
+    "WitchPlayed": _witch_played,
+    "OfferRefreshed": _offer_refreshed,
+    "ItemTaken": _take,
+    "SlotRefilled": _slot_refilled,
+    "DeckRanOut": _deck_ran_out,
+    "EndTriggered": _end_triggered,
+    "ActionPointsForfeited": _points_forfeited,
+    "Rested": _rested,
+    "PotionBrewed": _potion_brewed,
+    "AnimalTamed": _animal_tamed,
+    "GoalClaimed": _goal_claimed,
+    "TurnEnded": _turn_ended,
+    "GameEnded": _game_ended,
+    "OstaraTokensShuffled": _tokens_shuffled,
+    "OstaraTokenDrawn": _token_drawn,
+    "OstaraChose": _explained,
+}
 
 
 def evolve(state: State | None, event: Event) -> State:

@@ -88,18 +88,20 @@ def arranged_order(pool: list[str], ids: list[str], cards_of: dict[str, str]) ->
     return prefix, rest
 
 
-def setup(options: dict[str, Any], seats: int, rng: Rng) -> list[Event]:
-    """Shuffle the starter decks and the shop, lay 6 shop cards, deal 3 and 5, start turn 1."""
-    if seats != 2:
-        raise InvalidOptions("Škoda kouzla is a duel for exactly 2 players")
-    opts = normalize(options)
-    two = opts["two_colours"]
+def _shop_colours(two: Any, rng: Rng) -> list[str]:
+    """The colours in play: all four, or two (chosen, or drawn at random) in the two-colour variant."""
     if two is True:
-        kept = sorted(rng.shuffle(list(COLOURS))[:2])
-    elif two:
-        kept = sorted(two)
-    else:
-        kept = list(COLOURS)
+        return sorted(rng.shuffle(list(COLOURS))[:2])
+    if two:
+        return sorted(two)
+    return list(COLOURS)
+
+
+def _number_cards(
+    seats: int, kept: list[str]
+) -> tuple[dict[str, str], list[list[str]], list[str], list[str]]:
+    """Every card gets a uid (``p0.01`` a starter card, ``s01`` a shop card): the uid→card map, each
+    seat's deck, the shop and the shop cards of colours not in play."""
     cards_of: dict[str, str] = {}
     decks: list[list[str]] = []
     for seat in range(seats):
@@ -116,37 +118,44 @@ def setup(options: dict[str, Any], seats: int, rng: Rng) -> list[Event]:
         cards_of[uid] = card_id
         colour = card(card_id)["colour"]
         (shop if colour == "neutral" or colour in kept else unused).append(uid)
-    arranged = opts["arranged"] or {}
-    masters = opts["masters"]
-    wizards = [
-        {
-            "level": 2 if masters else 1,
-            "colour": masters[s] if masters else None,
-            "life": levels()[2 if masters else 1]["life"],
-        }
+    return cards_of, decks, shop, unused
+
+
+def _wizards(masters: list[str] | None, seats: int) -> list[dict[str, Any]]:
+    """Level-1 wizards, or in the duel of masters level-2 wizards of the chosen colours."""
+    level = 2 if masters else 1
+    return [
+        {"level": level, "colour": masters[s] if masters else None, "life": levels()[level]["life"]}
         for s in range(seats)
     ]
-    events: list[Event] = [
-        {
-            "type": "GameStarted",
-            "options": opts,
-            "seats": seats,
-            "arranged": bool(opts["arranged"]),
-            "shop_colours": kept,
-            "cards": cards_of,
-            "unused": unused,
-            "wizards": wizards,
-        }
-    ]
+
+
+def setup(options: dict[str, Any], seats: int, rng: Rng) -> list[Event]:
+    """Shuffle the starter decks and the shop, lay 6 shop cards, deal 3 and 5, start turn 1."""
+    if seats != 2:
+        raise InvalidOptions("Škoda kouzla is a duel for exactly 2 players")
+    opts = normalize(options)
+    kept = _shop_colours(opts["two_colours"], rng)
+    cards_of, decks, shop, unused = _number_cards(seats, kept)
+    arranged = opts["arranged"] or {}
+    started: Event = {
+        "type": "GameStarted",
+        "options": opts,
+        "seats": seats,
+        "arranged": bool(opts["arranged"]),
+        "shop_colours": kept,
+        "cards": cards_of,
+        "unused": unused,
+        "wizards": _wizards(opts["masters"], seats),
+    }
+    flow = Flow(None, rng)
+    flow.emit(started)
     arranged_decks = arranged.get("decks", [[], []])
     for seat in range(seats):
         top, rest = arranged_order(decks[seat], arranged_decks[seat], cards_of)
-        events.append({"type": "DeckShuffled", "seat": seat, "deck": top + rng.shuffle(rest)})
+        flow.emit({"type": "DeckShuffled", "seat": seat, "deck": top + rng.shuffle(rest)})
     top, rest = arranged_order(shop, arranged.get("shop", []), cards_of)
-    events.append({"type": "ShopShuffled", "deck": top + rng.shuffle(rest)})
-    flow = Flow(None, rng)
-    for e in events:
-        flow.emit(e)
+    flow.emit({"type": "ShopShuffled", "deck": top + rng.shuffle(rest)})
     flow.refill_shop(SHOP_SIZE)
     flow.draw(0, FIRST_HAND)
     flow.draw(1, HAND_SIZE)
