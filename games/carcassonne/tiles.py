@@ -13,7 +13,7 @@ from functools import cache, lru_cache
 from itertools import product
 from typing import Any
 
-from games.content import load_seed
+from games.content import load_content
 
 SIDES = "NESW"
 HALVES = ("Nw", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn")
@@ -52,15 +52,15 @@ class Oriented:
     monastery: int
 
 
-def _seed() -> dict[str, Any]:
-    data: dict[str, Any] = load_seed("carcassonne", "tiles")
+def _tile_set() -> dict[str, Any]:
+    data: dict[str, Any] = load_content("carcassonne", "tiles")
     return data
 
 
 @cache
 def types() -> dict[str, dict[str, Any]]:
-    """The tile types by letter, as the seed describes them."""
-    return {t["id"]: t for t in _seed()["tiles"]}
+    """The tile types by letter, as the content file describes them."""
+    return {t["id"]: t for t in _tile_set()["tiles"]}
 
 
 def tile_type(tile: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from games.content import load_seed
+from games.content import load_content
 from games.interface import GameInfo
 
 INFO = GameInfo(
@@ -25,70 +25,70 @@ PALE = "pale"
 ANY_TOOL = "any"
 
 
-def _seed(name: str) -> Any:
-    return load_seed(GAME, name)
+def _content(name: str) -> Any:
+    return load_content(GAME, name)
 
 
 @cache
 def kinds() -> tuple[str, ...]:
     """The five ingredient kinds, in the order used for every tie-break "from the left"."""
-    return tuple(i["id"] for i in _seed("ingredients"))
+    return tuple(i["id"] for i in _content("ingredients"))
 
 
 @cache
 def tools() -> tuple[str, ...]:
-    return tuple(t["id"] for t in _seed("tools"))
+    return tuple(t["id"] for t in _content("tools"))
 
 
 @cache
 def animals() -> tuple[str, ...]:
-    return tuple(a["id"] for a in _seed("animals"))
+    return tuple(a["id"] for a in _content("animals"))
 
 
 @cache
 def animal_price() -> dict[str, str]:
     """Each animal is paid with one ingredient kind (the rulebook's snake costs herbs)."""
-    return {a["id"]: a["price"] for a in _seed("animals")}
+    return {a["id"]: a["price"] for a in _content("animals")}
 
 
 @cache
 def ingredient_counts() -> dict[str, int]:
-    return {i["id"]: i["count"] for i in _seed("ingredients")}
+    return {i["id"]: i["count"] for i in _content("ingredients")}
 
 
 @cache
 def tracks() -> dict[str, Any]:
-    return dict(_seed("tracks"))
+    return dict(_content("tracks"))
 
 
 @cache
 def witches() -> dict[str, dict[str, Any]]:
-    return {w["id"]: w for w in _seed("witches")}
+    return {w["id"]: w for w in _content("witches")}
 
 
 @cache
 def potions() -> dict[str, dict[str, Any]]:
-    return {p["id"]: p for p in _seed("potions")}
+    return {p["id"]: p for p in _content("potions")}
 
 
 @cache
 def starting_potions() -> dict[str, dict[str, Any]]:
-    return {p["id"]: p for p in _seed("starting_potions")}
+    return {p["id"]: p for p in _content("starting_potions")}
 
 
 @cache
 def novices() -> dict[str, dict[str, Any]]:
-    return {n["id"]: n for n in _seed("novices")}
+    return {n["id"]: n for n in _content("novices")}
 
 
 @cache
 def goals() -> dict[str, dict[str, Any]]:
-    return {g["id"]: g for g in _seed("goals")}
+    return {g["id"]: g for g in _content("goals")}
 
 
 @cache
 def ostara_tokens() -> dict[str, dict[str, Any]]:
-    return {t["id"]: t for t in _seed("ostara_tokens")}
+    return {t["id"]: t for t in _content("ostara_tokens")}
 
 
 @cache
@@ -131,16 +131,16 @@ def catalog() -> dict[str, Any]:
     return {
         "game": INFO.id,
         "names": dict(INFO.names),
-        "colours": _seed("names")["colours"],
-        "locations": _seed("names")["locations"],
-        "ingredients": _seed("ingredients"),
-        "tools": _seed("tools"),
-        "animals": _seed("animals"),
-        "tracks": _seed("tracks"),
-        "witches": _seed("witches"),
-        "potions": _seed("potions"),
-        "starting_potions": _seed("starting_potions"),
-        "novices": _seed("novices"),
-        "goals": _seed("goals"),
-        "ostara_tokens": _seed("ostara_tokens"),
+        "colours": _content("names")["colours"],
+        "locations": _content("names")["locations"],
+        "ingredients": _content("ingredients"),
+        "tools": _content("tools"),
+        "animals": _content("animals"),
+        "tracks": _content("tracks"),
+        "witches": _content("witches"),
+        "potions": _content("potions"),
+        "starting_potions": _content("starting_potions"),
+        "novices": _content("novices"),
+        "goals": _content("goals"),
+        "ostara_tokens": _content("ostara_tokens"),
     }

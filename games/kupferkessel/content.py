@@ -1,4 +1,4 @@
-"""The components of Kupferkessel Co. and the geometry of the table, read once from the seeds.
+"""The components of Kupferkessel Co. and the geometry of the table, read once from ``seeds/kupferkessel/``.
 
 The 56 ingredient cards and 13 recipes are data in ``seeds/kupferkessel/``. The table is a 6×6
 square of cards whose four corners are corner cards; the pawns walk around the outside on 20
@@ -11,7 +11,7 @@ import copy
 from functools import cache
 from typing import Any
 
-from games.content import load_seed
+from games.content import load_content
 from games.interface import GameInfo
 
 INFO = GameInfo(
@@ -36,8 +36,8 @@ LINES = tuple(f"{kind}{i}" for kind in ("row", "col") for i in range(1, SIZE - 1
 
 @cache
 def cards() -> dict[str, dict[str, Any]]:
-    """The 56 ingredient cards by id, in seed order."""
-    return {card["id"]: card for card in load_seed(GAME_ID, "cards")}
+    """The 56 ingredient cards by id, in the order of the content file."""
+    return {card["id"]: card for card in load_content(GAME_ID, "cards")}
 
 
 @cache
@@ -48,12 +48,12 @@ def card_order() -> tuple[str, ...]:
 @cache
 def recipes() -> dict[str, dict[str, Any]]:
     """The 13 recipes of the advanced game by id."""
-    return {recipe["id"]: recipe for recipe in load_seed(GAME_ID, "recipes")}
+    return {recipe["id"]: recipe for recipe in load_content(GAME_ID, "recipes")}
 
 
 @cache
 def ingredients() -> dict[str, dict[str, Any]]:
-    return {ing["id"]: ing for ing in load_seed(GAME_ID, "ingredients")["ingredients"]}
+    return {ing["id"]: ing for ing in load_content(GAME_ID, "ingredients")["ingredients"]}
 
 
 @cache
@@ -97,14 +97,14 @@ def card_spots() -> tuple[int, ...]:
 
 def catalog() -> dict[str, Any]:
     """The cards, ingredients, colours, symbols and recipes, each with ``names`` in cs/pl/en; a
-    copy, so a caller cannot change the cached seeds."""
-    seed = load_seed(GAME_ID, "ingredients")
+    copy, so a caller cannot change the cached content."""
+    table = load_content(GAME_ID, "ingredients")
     return copy.deepcopy(
         {
             "game": INFO.id,
             "names": dict(INFO.names),
-            "colours": seed["colours"],
-            "symbols": seed["symbols"],
+            "colours": table["colours"],
+            "symbols": table["symbols"],
             "ingredients": list(ingredients().values()),
             "cards": [cards()[c] for c in card_order()],
             "recipes": list(recipes().values()),

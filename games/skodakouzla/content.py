@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from games.content import load_seed
+from games.content import load_content
 from games.interface import GameInfo
 
 INFO = GameInfo(
@@ -33,7 +33,7 @@ Card = dict[str, Any]
 @cache
 def cards() -> dict[str, Card]:
     """Every card by id, starter and shop alike."""
-    data = load_seed(GAME, "cards")
+    data = load_content(GAME, "cards")
     out: dict[str, Card] = {}
     for card in data["starter"]:
         out[card["id"]] = {**card, "set": "starter"}
@@ -49,14 +49,14 @@ def card(card_id: str) -> Card:
 @cache
 def starter_deck() -> tuple[str, ...]:
     """The 13 starter cards (black star), one of each, in the rulebook's order."""
-    return tuple(c["id"] for c in load_seed(GAME, "cards")["starter"])
+    return tuple(c["id"] for c in load_content(GAME, "cards")["starter"])
 
 
 @cache
 def shop_cards() -> tuple[str, ...]:
     """The 67 shop cards, one id per physical card."""
     out: list[str] = []
-    for c in load_seed(GAME, "cards")["shop"]:
+    for c in load_content(GAME, "cards")["shop"]:
         out.extend([c["id"]] * c["copies"])
     return tuple(out)
 
@@ -64,12 +64,12 @@ def shop_cards() -> tuple[str, ...]:
 @cache
 def levels() -> dict[int, dict[str, Any]]:
     """The level card: life and the curse table per level."""
-    return {int(k): v for k, v in load_seed(GAME, "levels").items()}
+    return {int(k): v for k, v in load_content(GAME, "levels").items()}
 
 
 @cache
 def wizards() -> list[dict[str, Any]]:
-    return list(load_seed(GAME, "wizards"))
+    return list(load_content(GAME, "wizards"))
 
 
 def curse_loss(level: int, curses: int) -> int:
