@@ -3,14 +3,15 @@
 Per game ``<id>``: ``<id>.Options`` (the ``options`` of ``POST /games``), ``<id>.Command`` (a
 ``oneOf`` of ``<id>.Command.<type>`` with a discriminator on ``type``: the bodies of
 ``POST /games/{id}/commands``), ``<id>.Event`` (likewise; an event of ``/events``, ``/stream`` and
-a 201 is ``{type, data}`` with ``data`` the event without its ``type``) and ``<id>.View`` (the
-``view`` of ``/state``). The document is OpenAPI 3.0, so the games' draft 2020-12 schemas are
-translated into its dialect (the subset ``games/README.md`` asks games to keep to).
+a 201 is ``{type, data}`` with ``data`` the event without its ``type``: ``<id>.EventData.<type>``)
+and ``<id>.View`` (the ``view`` of ``/state``). The document is OpenAPI 3.0, so the games' draft
+2020-12 schemas are translated into its dialect (the subset ``games/README.md`` asks games to keep to).
 
 :class:`GameReferences` points the platform's generic schemas at them without changing what is
 sent: a command body, an ``/actions`` item and a ``view`` are each ``anyOf`` the games' (``anyOf``,
 not ``oneOf``: two games may share a command such as ``{"type": "pass"}``), and ``POST /games`` is
-``anyOf`` one branch per game with its seat count and bots.
+``anyOf`` one branch per game with its seat count and bots. An event's ``data`` is the game's
+``<id>.EventData.<type>`` (the event's schema without ``type``), or anything in the platform's own.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from apispec import BasePlugin
 from flask_smorest import Api
 
 import games
+from projections.fold import PLATFORM
 
 #: The optional field every command body may carry besides the game's own.
 EXPECTED_VERSION = {
@@ -37,6 +39,7 @@ DESCRIPTIONS = {
     "Command": "A body of `POST /games/{id}/commands`, as `GET /games/{id}/actions` lists them.",
     "Event": "An event of `/events`, `/stream` and a command's 201, as the caller may see it: the "
     "API sends its `type` beside the rest, which is the event's `data`.",
+    "EventData": "The `data` of an event of this type, as the caller may see it.",
 }
 
 
@@ -56,6 +59,8 @@ def components(game_id: str) -> dict[str, dict[str, Any]]:
         f"{game_id}.Options": {**openapi(schemas["options"]), "description": DESCRIPTIONS["Options"]},
         f"{game_id}.View": {**openapi(schemas["view"]), "description": DESCRIPTIONS["View"]},
     }
+    for kind, schema in schemas["events"].items():
+        out[f"{game_id}.EventData.{kind}"] = event_data(openapi(schema))
     for part, schemas_of, extra in (
         ("Command", schemas["commands"], {"expected_version": EXPECTED_VERSION}),
         ("Event", schemas["events"], {}),
@@ -70,6 +75,18 @@ def components(game_id: str) -> dict[str, dict[str, Any]]:
             "oneOf": [{"$ref": _ref(name)} for name in names.values()],
             "discriminator": {"propertyName": "type", "mapping": {k: _ref(n) for k, n in names.items()}},
         }
+    return out
+
+
+def event_data(schema: dict[str, Any]) -> dict[str, Any]:
+    """An event's schema without its ``type``: the ``data`` the API sends beside the type."""
+    properties = {k: v for k, v in schema["properties"].items() if k != "type"}
+    required = [k for k in schema.get("required", []) if k != "type"]
+    out = {**schema, "properties": properties, "description": DESCRIPTIONS["EventData"]}
+    if required:
+        out["required"] = required
+    else:
+        out.pop("required", None)
     return out
 
 
@@ -127,6 +144,17 @@ def _state(schema: dict[str, Any]) -> None:
     schema["properties"]["view"].update(any_game("View"))
 
 
+def _event(schema: dict[str, Any]) -> None:
+    """An event is the platform's own (``kotlik.``), or a game's ``type`` with its ``data``."""
+    platform = {"pattern": "^" + PLATFORM.replace(".", "[.]")}
+    branches: list[dict[str, Any]] = [{"properties": {"type": platform}}]
+    for game_id in described():
+        for kind in games.load(game_id).SCHEMAS["events"]:
+            data = {"$ref": _ref(f"{game_id}.EventData.{kind}")}
+            branches.append({"properties": {"type": {"enum": [kind]}, "data": data}})
+    schema["anyOf"] = branches
+
+
 def _seat_request(schema: dict[str, Any]) -> None:
     """A seat needs a name or a player, and is a player's or a bot's, not both."""
     schema["anyOf"] = [{"required": ["name"]}, {"required": ["player"]}]
@@ -149,7 +177,13 @@ def _create_game(schema: dict[str, Any]) -> None:
 
 
 #: Component name → what it gains.
-REFERENCES = {"Command": _command, "State": _state, "SeatRequest": _seat_request, "CreateGame": _create_game}
+REFERENCES = {
+    "Command": _command,
+    "State": _state,
+    "Event": _event,
+    "SeatRequest": _seat_request,
+    "CreateGame": _create_game,
+}
 
 #: The operations whose bodies are commands: ``/actions`` lists them.
 ACTIONS = "games.Actions"

@@ -117,3 +117,14 @@ def test_create_act_play_and_read_back_as_documented(api: Client) -> None:
     # The links were followed as far as a move: games were made, and played.
     assert answers[f"{CREATE} 201"], answers
     assert answers[f"{PLAY} 201"], answers
+
+
+def test_the_links_lead_from_a_new_game_to_a_move(api: Client) -> None:
+    paths = api.get("/api/v1/openapi.json").body["paths"]
+    created = paths[GAMES]["post"]["responses"]["201"]["links"]
+    assert created["actions"]["operationRef"] == "#/paths/~1api~1v1~1games~1{game_id}~1actions/get"
+    assert created["actions"]["parameters"] == {"game_id": "$response.body#/id"}
+    listed = paths[f"{GAMES}/{{game_id}}/actions"]["get"]["responses"]["200"]
+    assert listed["links"]["play"]["requestBody"] == "$response.body#/0"
+    items = listed["content"]["application/json"]["schema"]["items"]
+    assert items == {"$ref": "#/components/schemas/Command"}
