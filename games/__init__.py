@@ -8,6 +8,7 @@ from functools import cache
 from types import ModuleType
 
 from games.interface import GameError, IllegalMove, InvalidOptions, NotYourTurn
+from games.toolkit import check_seats
 
 
 class UnknownGame(LookupError):
@@ -68,6 +69,7 @@ __all__ = [
     "NotYourTurn",
     "UnknownGame",
     "UnknownRulesVersion",
+    "check_seats",
     "known",
     "load",
     "versions",

@@ -42,6 +42,13 @@ state back from a jsonb snapshot (keys reordered) behaves exactly like the one k
     ``seat``'s own ``command`` as it may still recall it while the game, now in ``state``, runs
     (the platform shows other seats only a command's ``type``). Without it a seat sees its own
     commands whole; Kupferkessel hides a taken card once covered and a move's steps.
+``check_seats(bots, options) -> None`` (optional)
+    Refuses with :class:`InvalidOptions` a seating the game's rules forbid: ``bots`` is each seat's
+    bot name in turn order, ``None`` for a person. The platform calls it through
+    :func:`games.toolkit.check_seats` (as ``games.check_seats``), after that has checked the seat
+    count against ``INFO`` and that every bot is in ``BOTS``, and before ``setup``; a refusal is a
+    422 and no game is created. Čarodění's: the solo game seats the player (a person or a player's
+    bot) at seat 0 and the ``ostara`` bot at seat 1, and ``ostara`` plays in no other game.
 ``to_move(state) -> list[int]``
     The seats that may act now (empty once the game is over).
 ``is_over(state) -> bool``

@@ -1,5 +1,5 @@
-"""What every engine needs alike: the event recorder, the checks of options, the opening of ``decide``
-and the one answer to "not your turn" against "illegal".
+"""What every engine needs alike: the event recorder, the checks of options and of seats, the opening
+of ``decide`` and the one answer to "not your turn" against "illegal".
 
 **Not your turn or illegal.** A seat that may not act now at all (the game is over, or other seats
 are to move) gets :class:`~games.interface.NotYourTurn` (HTTP 409), whatever it sends: nothing it
@@ -13,6 +13,7 @@ answer whatever the game.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from types import ModuleType
 from typing import Any
 
 from games.interface import Command, Event, IllegalMove, InvalidOptions, NotYourTurn, State
@@ -107,3 +108,19 @@ def option(options: Mapping[str, Any], key: str, default: Any, kind: type, rule:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise InvalidOptions(rule)
     return value
+
+
+def check_seats(game: ModuleType, bots: Sequence[str | None], options: Mapping[str, Any]) -> None:
+    """Refuse (:class:`InvalidOptions`) a seating the game cannot be played with: a seat count outside
+    ``INFO``'s range, a bot the game does not have, or what the game's own optional
+    ``check_seats(bots, options)`` forbids (which bot may sit where, how many people a mode takes).
+    ``bots`` is each seat's bot name in turn order, ``None`` for a person."""
+    info = game.INFO
+    if not info.min_seats <= len(bots) <= info.max_seats:
+        raise InvalidOptions(f"{info.id} takes {info.min_seats} to {info.max_seats} seats, not {len(bots)}")
+    for bot in bots:
+        if bot is not None and bot not in game.BOTS:
+            raise InvalidOptions(f"no bot {bot!r} for {info.id}; bots: {sorted(game.BOTS)}")
+    own = getattr(game, "check_seats", None)
+    if own is not None:
+        own(list(bots), options)

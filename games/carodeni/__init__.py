@@ -11,7 +11,7 @@ from games.carodeni.content import INFO, catalog
 from games.carodeni.rules import decide, is_over, legal_actions, to_move
 from games.carodeni.schemas import SCHEMAS
 from games.carodeni.scoring import score
-from games.carodeni.setup import setup
+from games.carodeni.setup import check_seats, setup
 from games.carodeni.state import evolve
 from games.carodeni.views import recall, redact, view
 
@@ -20,6 +20,7 @@ __all__ = [
     "INFO",
     "SCHEMAS",
     "catalog",
+    "check_seats",
     "decide",
     "evolve",
     "is_over",

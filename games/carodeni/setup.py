@@ -7,6 +7,7 @@ order), Ostara a random other one (the rulebook: "one random starting potion").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from games.carodeni import content
@@ -186,6 +187,31 @@ def _players(
         raise InvalidOptions(f"arranged ostara_starting_potion: one of {others}")
     ostara_start = choice if choice is not None else rng.choice(others)
     return [{"hand": ["N1a", "N1b"], "potions": ["S2"]}, {"hand": [], "potions": [ostara_start]}]
+
+
+#: The bot that plays Ostara, and only Ostara: her seat's one command is her whole automaton turn.
+OSTARA_BOT = "ostara"
+
+
+def check_seats(bots: list[str | None], options: Mapping[str, Any]) -> None:
+    """Who may sit where: in the solo game seat 0 is the player (a person, or a player's bot) and
+    seat 1 is Ostara, played by the ``ostara`` bot alone, so a person never sits in her seat and
+    the game takes at most one person; in a game of players nobody is Ostara."""
+    if options.get("solo") is True:
+        if len(bots) != 2 or bots[1] != OSTARA_BOT:
+            raise InvalidOptions(
+                "the solo game seats the player at seat 0 and Ostara at seat 1, played by the bot "
+                f'{OSTARA_BOT!r}: list the player first, then {{"bot": "{OSTARA_BOT}"}}'
+            )
+        if bots[0] == OSTARA_BOT:
+            raise InvalidOptions(
+                f"the bot {OSTARA_BOT!r} plays only Ostara's seat (seat 1), not the player's"
+            )
+        return
+    if OSTARA_BOT in bots:
+        raise InvalidOptions(
+            f"the bot {OSTARA_BOT!r} plays Ostara in the solo game only (options: solo: true)"
+        )
 
 
 def setup(options: dict[str, Any], seats: int, rng: Rng) -> list[Event]:
