@@ -25,7 +25,7 @@ from psycopg.types.json import Jsonb
 import games
 from events import NewEvent, StoredEvent, VersionConflict, append, read
 from events.outbox import Queued, enqueue
-from games.interface import Event, GameError, IllegalMove, InvalidOptions
+from games.interface import Event, GameError, IllegalMove
 from games.rng import Rng
 from projections import clocks, lobby, notify, players, resignation, tokens
 from projections.cache import CACHE
@@ -80,7 +80,7 @@ def create_game(
     """A new game; seats may name a ``player`` (bound to it), ``clock`` is a parsed turn clock,
     ``webhooks`` are the creator's for this game, ``rematch_of`` a finished game it follows."""
     game = games.load(game_id)
-    _check_seats(game, seats)
+    _check_seats(game, seats, options)
     bound = {i: UUID(str(s["player"])) for i, s in enumerate(seats) if s.get("player")}
     if bound:
         known = players.names(conn, list(set(bound.values())))
@@ -339,14 +339,9 @@ def plain(events: list[Event]) -> list[Event]:
     return list(orjson.loads(orjson.dumps(events, option=orjson.OPT_NON_STR_KEYS)))
 
 
-def _check_seats(game: ModuleType, seats: list[dict[str, Any]]) -> None:
-    info = game.INFO
-    if not info.min_seats <= len(seats) <= info.max_seats:
-        raise InvalidOptions(f"{info.id} takes {info.min_seats} to {info.max_seats} seats, not {len(seats)}")
-    for seat in seats:
-        bot = seat.get("bot")
-        if bot is not None and bot not in game.BOTS:
-            raise InvalidOptions(f"no bot {bot!r} for {info.id}; bots: {sorted(game.BOTS)}")
+def _check_seats(game: ModuleType, seats: list[dict[str, Any]], options: dict[str, Any]) -> None:
+    """The seat count, the bots and where the game's rules let them sit (422 before anything is written)."""
+    games.check_seats(game, [seat.get("bot") for seat in seats], options)
 
 
 def _new(event: Event, meta: dict[str, Any]) -> NewEvent:
