@@ -110,7 +110,8 @@ class JsonHeaders(BasePlugin):
 
 
 class KotlikApi(Api):
-    """flask-smorest's Api with problem details as the documented error body."""
+    """flask-smorest's Api with problem details as the documented error body, JSON headers as
+    JSON, the links between the game operations and the games' components behind the generic ones."""
 
     ERROR_SCHEMA = ProblemSchema
 
