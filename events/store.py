@@ -81,18 +81,32 @@ def current_version(conn: Connection[Any], game_id: UUID) -> int:
     return int(row["v"])
 
 
-#: One statement appends a whole batch. The guard on ``max(version)`` turns a plainly stale
-#: ``expected`` into "nothing inserted" (so the caller learns the actual version); a writer racing
-#: at the same version still fails on the primary key. The arrays go in binary: in text, every
-#: quote of every event's JSON would be escaped by a regex on the way out and unescaped on the way in.
-_APPEND = """
-    INSERT INTO events (game_id, version, type, data, meta)
-    SELECT %(game)s, %(expected)s + e.n, e.type, e.data, e.meta
-    FROM unnest(%(types)b::text[], %(data)b::jsonb[], %(metas)b::jsonb[])
-        WITH ORDINALITY AS e(type, data, meta, n)
-    WHERE (SELECT coalesce(max(version), 0) FROM events WHERE game_id = %(game)s) = %(expected)s
-    RETURNING position, version, recorded_at
-"""
+def append_rows(guarded: bool = True) -> str:
+    """The ``INSERT`` of a batch of events after version ``%(expected)s``, returning what the store
+    adds (position, version, time); without the guard, a part of a larger statement
+    (:mod:`projections.writes`).
+
+    A writer racing at the same version fails on the primary key. The guard on ``max(version)``
+    also turns an ``expected`` ahead of the log into "nothing inserted" rather than a gap; a caller
+    that takes ``expected`` from the lobby row, which every append moves with it, needs none. The
+    arrays go in binary: in text, every quote of every event's JSON would be escaped by a regex on
+    the way out and unescaped on the way in.
+    """
+    guard = (
+        "WHERE (SELECT coalesce(max(version), 0) FROM events WHERE game_id = %(game)s) = %(expected)s"
+        if guarded
+        else ""
+    )
+    return f"""
+        INSERT INTO events (game_id, version, type, data, meta)
+        SELECT %(game)s, %(expected)s + e.n, e.type, e.data, e.meta
+        FROM unnest(%(types)b::text[], %(data)b::jsonb[], %(metas)b::jsonb[])
+            WITH ORDINALITY AS e(type, data, meta, n)
+        {guard}
+        RETURNING position, version, recorded_at"""
+
+
+_APPEND = append_rows()
 
 
 def append(

@@ -73,17 +73,14 @@ def parse(option: Any, bots: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def restart(
-    conn: Connection[Any], game_id: UUID, clock: dict[str, Any] | None, changed: bool, over: bool
-) -> None:
-    """Set the deadline when a seat came to move (``changed``), clear it when the game ended."""
-    if clock is None or not (changed or over):
-        return
-    conn.execute(
-        "UPDATE games SET deadline = CASE WHEN %s THEN NULL "
-        "ELSE now() + make_interval(secs => %s) END, warned = false WHERE id = %s",
-        (over, clock["seconds"], game_id),
-    )
+def change(clock: dict[str, Any] | None, arrived: bool, over: bool) -> tuple[str, float | None]:
+    """What a move does to the deadline (:class:`projections.writes.Write`'s ``clock``, ``seconds``):
+    a seat that came to move (``arrived``) starts a new one, the game's end clears it."""
+    if clock is None or not (arrived or over):
+        return "keep", None
+    if over:
+        return "clear", None
+    return "set", float(clock["seconds"])
 
 
 def warn_due(conn: Connection[Any], limit: int = 100) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ import hashlib
 import json
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any
 from uuid import UUID, uuid4
@@ -24,12 +24,12 @@ from psycopg.types.json import Jsonb
 
 import games
 from events import NewEvent, StoredEvent, VersionConflict, append, read
-from events.outbox import Queued, enqueue
+from events.outbox import Queued
 from games.interface import Event, GameError, IllegalMove
 from games.rng import Rng
-from projections import clocks, lobby, notify, players, resignation, tokens
+from projections import clocks, lobby, notify, players, resignation, tokens, writes
 from projections.cache import CACHE
-from projections.fold import PLATFORM, Folded, fold, remember
+from projections.fold import PLATFORM, Folded, fold, snapshot_due
 
 #: ``check(rules, state, seat, command)``: raises a :class:`GameError` for a command to refuse.
 Check = Callable[[ModuleType, Any, int, dict[str, Any]], None]
@@ -115,15 +115,12 @@ def create_game(
             )
             if taken.rowcount != 1:
                 raise RematchTaken("this game is not finished, or its rematch has started already")
-        stored = append(
-            conn,
-            new_id,
-            0,
-            [NewEvent(f"{PLATFORM}GameCreated", created, meta), *(_new(e, meta) for e in opening)],
-        )
-        after = Folded(fold(game, (e.body() for e in stored)), stored[-1].version)
+        events = [NewEvent(f"{PLATFORM}GameCreated", created, meta), *(_new(e, meta) for e in opening)]
+        after = Folded(fold(game, opening), len(events))
         arranged = bool(opening and opening[0].get("arranged"))
-        queued = _project(conn, new_id, game, seats, 0, after, arranged=arranged, clock=clock)
+        stored, queued = writes.save(
+            conn, _step(new_id, game, seats, 0, events, after, clock=clock, arranged=arranged)
+        )
         row = lobby.get(conn, new_id)
     CACHE.put(new_id, after, stored)
     return Created(row, issued, queued, hooks)
@@ -153,40 +150,35 @@ def play(
         if earlier is not None:
             return earlier
     try:
-        with conn.transaction():
-            row = lobby.get(conn, game_id, secret=True)
-            if expected_version is not None and expected_version != row.version:
-                raise VersionConflict(game_id, expected_version, row.version)
-            if row.over:
-                raise GameOver("the game is over")
-            game = row.rules
-            before = CACHE.state(conn, game_id, game, row.version)
-            if check is not None:
-                check(game, before.state, seat, command)
-            decided = plain(game.decide(before.state, seat, command, Rng(_seed(row), f"v{before.version}")))
-            if not decided:
-                raise IllegalMove("that command changes nothing")
-            meta = {
-                "seat": seat,
-                "command": command,
-                "at": before.version,
-                "command_id": command_id,
-                "bot": bot,
-                "rules_version": game.INFO.rules_version,
-            }
-            if timed_out:
-                meta["timed_out"] = True
-            stored = append(conn, game_id, before.version, [_new(e, meta) for e in decided])
-            after = Folded(fold(game, decided, before.state), stored[-1].version)
-            queued = _project(
-                conn, game_id, game, row.seats, before.version, after, previous=row.to_move, clock=row.clock
-            )
-            if command_id is not None:
-                conn.execute(
-                    "INSERT INTO commands (game_id, command_id, request_hash, seat, first_version, "
-                    "last_version) VALUES (%s, %s, %s, %s, %s, %s)",
-                    (game_id, command_id, request_hash, seat, stored[0].version, after.version),
-                )
+        row = lobby.get(conn, game_id, secret=True)
+        if expected_version is not None and expected_version != row.version:
+            raise VersionConflict(game_id, expected_version, row.version)
+        if row.over:
+            raise GameOver("the game is over")
+        game = row.rules
+        before = CACHE.state(conn, game_id, game, row.version)
+        if check is not None:
+            check(game, before.state, seat, command)
+        decided = plain(game.decide(before.state, seat, command, Rng(_seed(row), f"v{before.version}")))
+        if not decided:
+            raise IllegalMove("that command changes nothing")
+        meta = {
+            "seat": seat,
+            "command": command,
+            "at": before.version,
+            "command_id": command_id,
+            "bot": bot,
+            "rules_version": game.INFO.rules_version,
+        }
+        if timed_out:
+            meta["timed_out"] = True
+        after = Folded(fold(game, decided, before.state), before.version + len(decided))
+        key = None if command_id is None else (command_id, request_hash, seat)
+        events = [_new(e, meta) for e in decided]
+        step = _step(
+            game_id, game, row.seats, before.version, events, after, previous=row.to_move, clock=row.clock
+        )
+        stored, queued = writes.save(conn, replace(step, key=key))
     except (errors.UniqueViolation, GameError, VersionConflict):
         # The same key racing its first use loses at the append or at the key, or (having read
         # the game after the winner's commit) finds its command no longer fits; either way it
@@ -250,11 +242,12 @@ def resign(
         before = CACHE.state(conn, game_id, game, row.version)
         meta = {"at": row.version, "rules_version": game.INFO.rules_version, "reason": reason}
         new = [NewEvent(RESIGNED, {"seat": seat, "reason": reason}, {**meta, "seat": seat}) for seat in seats]
-        stored = append(conn, game_id, row.version, new)
-        version = stored[-1].version
-        lobby.advance(conn, game_id, version, [], "scoring")
-        clocks.restart(conn, game_id, row.clock, True, True)
-        queued = [enqueue(conn, task, args) for task, args in _work(game_id, row.seats, [], True, version)]
+        version = row.version + len(new)
+        change, _ = clocks.change(row.clock, True, True)
+        work = _work(game_id, row.seats, [], True, version)
+        stored, queued = writes.save(
+            conn, writes.Write(game_id, row.version, new, [], "scoring", clock=change, work=work)
+        )
     CACHE.put(game_id, Folded(before.state, version), stored)
     return Played(version, stored, row, before.state, queued=queued)
 
@@ -349,33 +342,40 @@ def _new(event: Event, meta: dict[str, Any]) -> NewEvent:
     return NewEvent(event["type"], data, meta)
 
 
-def _project(
-    conn: Connection[Any],
+def _step(
     game_id: UUID,
     game: ModuleType,
     seats: list[dict[str, Any]],
-    before: int,
+    at: int,
+    events: list[NewEvent],
     after: Folded,
-    arranged: bool | None = None,
     *,
     previous: list[int] | None = None,
     clock: dict[str, Any] | None = None,
-) -> list[Queued]:
-    """Bring the lobby, snapshots, clock, notices and outbox in step with the events just appended."""
+    arranged: bool | None = None,
+) -> writes.Write:
+    """The write of ``events``, with the lobby, snapshot, clock, notices and outbox in step with them."""
     over = game.is_over(after.state)
     to_move = [] if over else list(game.to_move(after.state))
-    lobby.advance(conn, game_id, after.version, to_move, "scoring" if over else "active", arranged)
-    remember(conn, game_id, game, before, after)
     # A seat that comes to move starts a new deadline; one that moves again (a turn of several
     # moves) or waits while others finish a shared turn keeps the one it has.
     arrived = [seat for seat in to_move if seat not in (previous or [])]
-    clocks.restart(conn, game_id, clock, bool(arrived), over)
-    queued = [enqueue(conn, task, args) for task, args in _work(game_id, seats, to_move, over, after.version)]
     newly = [seat for seat in arrived if not seats[seat]["bot"]]
-    if newly:
-        body = {"version": after.version, "to_move": to_move}
-        queued += notify.notify(conn, game_id, "your_turn", body, newly)
-    return queued
+    change, seconds = clocks.change(clock, bool(arrived), over)
+    turn = {"version": after.version, "to_move": to_move}
+    return writes.Write(
+        game_id,
+        at,
+        events,
+        to_move,
+        "scoring" if over else "active",
+        arranged=arranged,
+        snapshot=(game.INFO.rules_version, after.state) if snapshot_due(at, after.version) else None,
+        clock=change,
+        seconds=seconds,
+        work=_work(game_id, seats, to_move, over, after.version),
+        notice=writes.Notice("your_turn", turn, newly) if newly else None,
+    )
 
 
 def work_for(row: lobby.GameRow) -> list[tuple[str, list[Any]]]:

@@ -13,7 +13,6 @@ from typing import Any
 from uuid import UUID
 
 from psycopg import Connection
-from psycopg.types.json import Jsonb
 
 from events import bodies
 from games.interface import Event
@@ -65,12 +64,6 @@ def opening_version(conn: Connection[Any], game_id: UUID) -> int:
     return int(row["v"]) if row and row["v"] is not None else 0
 
 
-def remember(conn: Connection[Any], game_id: UUID, game: ModuleType, before: int, folded: Folded) -> None:
-    """Snapshot ``folded`` if the append from ``before`` crossed a multiple of SNAPSHOT_EVERY."""
-    if folded.version // SNAPSHOT_EVERY == before // SNAPSHOT_EVERY:
-        return
-    conn.execute(
-        "INSERT INTO snapshots (game_id, version, rules_version, state) VALUES (%s, %s, %s, %s) "
-        "ON CONFLICT DO NOTHING",
-        (game_id, folded.version, game.INFO.rules_version, Jsonb(folded.state)),
-    )
+def snapshot_due(before: int, after: int) -> bool:
+    """Whether an append from version ``before`` to ``after`` crossed a multiple of SNAPSHOT_EVERY."""
+    return after // SNAPSHOT_EVERY != before // SNAPSHOT_EVERY

@@ -131,21 +131,6 @@ def get(conn: Connection[Any], game_id: UUID, *, lock: bool = False, secret: boo
     return GameRow(**row)
 
 
-def advance(
-    conn: Connection[Any],
-    game_id: UUID,
-    version: int,
-    to_move: list[int],
-    status: str,
-    arranged: bool | None = None,
-) -> None:
-    conn.execute(
-        "UPDATE games SET version = %s, to_move = %s, status = %s, "
-        "arranged = coalesce(%s, arranged), updated_at = now() WHERE id = %s",
-        (version, Jsonb(to_move), status, arranged, game_id),
-    )
-
-
 def finish(
     conn: Connection[Any], game_id: UUID, version: int, score: dict[str, Any], seed: bytes | None
 ) -> None:
