@@ -164,7 +164,7 @@ def _state(conn: Connection[Any], row: GameRow, seat: int | None, at: int | None
         "deadline": row.deadline if at is None else None,
         "view": _recalled(conn, row, folded, seat) if at is not None else game.view(folded.state, seat),
     }
-    return body, 200, _etag(folded.version)
+    return bodies.answer(body, 200, _etag(folded.version))
 
 
 def _recalled(conn: Connection[Any], row: GameRow, then: Folded, seat: int | None) -> Any:
@@ -272,7 +272,7 @@ class Events(MethodView):
             seat = caller_seat(conn, game_id, required=False)
             events = _events(conn, row, query["after"])
             state = _running_state(conn, row)
-        return shown(row, state, events, seat), 200, _etag(row.version)
+        return bodies.answer(shown(row, state, events, seat), 200, _etag(row.version))
 
 
 def _events(conn: Connection[Any], row: GameRow, after: int) -> list[StoredEvent]:
