@@ -81,28 +81,25 @@ def current_version(conn: Connection[Any], game_id: UUID) -> int:
     return int(row["v"])
 
 
-def append_rows(guarded: bool = True) -> str:
-    """The ``INSERT`` of a batch of events after version ``%(expected)s``, returning what the store
-    adds (position, version, time); without the guard, a part of a larger statement
-    (:mod:`projections.writes`).
+#: The guard of a plain :func:`append`: an ``expected`` that is not the log's newest version appends
+#: nothing (a stale one would also fail on the primary key; one ahead would leave a gap).
+NEWEST = "(SELECT coalesce(max(version), 0) FROM events WHERE game_id = %(game)s) = %(expected)s"
 
-    A writer racing at the same version fails on the primary key. The guard on ``max(version)``
-    also turns an ``expected`` ahead of the log into "nothing inserted" rather than a gap; a caller
-    that takes ``expected`` from the lobby row, which every append moves with it, needs none. The
-    arrays go in binary: in text, every quote of every event's JSON would be escaped by a regex on
-    the way out and unescaped on the way in.
+
+def append_rows(where: str = NEWEST) -> str:
+    """The ``INSERT`` of a batch of events after version ``%(expected)s`` if ``where`` holds,
+    returning what the store adds (position, version, time); also a part of a larger statement
+    (:mod:`projections.writes`). A writer racing at the same version fails on the primary key.
+
+    The arrays go in binary: in text, every quote of every event's JSON would be escaped by a
+    regex on the way out and unescaped on the way in.
     """
-    guard = (
-        "WHERE (SELECT coalesce(max(version), 0) FROM events WHERE game_id = %(game)s) = %(expected)s"
-        if guarded
-        else ""
-    )
     return f"""
         INSERT INTO events (game_id, version, type, data, meta)
         SELECT %(game)s, %(expected)s + e.n, e.type, e.data, e.meta
         FROM unnest(%(types)b::text[], %(data)b::jsonb[], %(metas)b::jsonb[])
             WITH ORDINALITY AS e(type, data, meta, n)
-        {guard}
+        WHERE {where}
         RETURNING position, version, recorded_at"""
 
 

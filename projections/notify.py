@@ -103,27 +103,32 @@ def deliveries_of(conn: Connection[Any], player: UUID, limit: int = 100) -> list
     ).fetchall()
 
 
-#: The deliveries of one notice, one per matching webhook: the game's own hooks and those of the
-#: players at ``%(notice_seats)s`` (every bound seat for NULL). A part of a statement that ends in
-#: :data:`DELIVERED_TASKS`, alone (:func:`notify`) or in a command's write (:mod:`projections.writes`).
-DELIVERIES = """
+def deliveries(when: str = "true") -> str:
+    """The deliveries of one notice, one per matching webhook, if ``when`` holds: the game's own
+    hooks and those of the players at ``%(notice_seats)s`` (every bound seat for NULL). CTEs for a
+    statement that ends in :data:`DELIVERED_TASKS`, alone (:func:`notify`) or in a command's write
+    (:mod:`projections.writes`)."""
+    return f"""
     hooks AS (
         SELECT w.id, gp.seat FROM webhooks w JOIN game_players gp ON gp.player_id = w.player_id
         WHERE gp.game_id = %(game)s AND (%(notice_seats)s::int[] IS NULL OR gp.seat = ANY(%(notice_seats)s))
-            AND w.kinds ? %(notice_kind)s
-        UNION ALL SELECT w.id, NULL FROM webhooks w WHERE w.game_id = %(game)s AND w.kinds ? %(notice_kind)s
+            AND w.kinds ? %(notice_kind)s AND {when}
+        UNION ALL
+        SELECT w.id, NULL FROM webhooks w WHERE w.game_id = %(game)s AND w.kinds ? %(notice_kind)s AND {when}
     ), delivered AS (
         INSERT INTO deliveries (webhook_id, kind, body)
         SELECT id, %(notice_kind)s, %(notice)s::jsonb
-            || CASE WHEN seat IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('seat', seat) END
+            || CASE WHEN seat IS NULL THEN '{{}}'::jsonb ELSE jsonb_build_object('seat', seat) END
         FROM hooks RETURNING id
     )"""
+
+
 #: The outbox rows that send the deliveries, for an ``INSERT INTO outbox (task, args)``.
 DELIVERED_TASKS = f"SELECT '{DELIVER}', jsonb_build_array(id) FROM delivered"
 
 
 def parameters(game_id: UUID, kind: str, body: dict[str, Any], seats: list[int] | None) -> dict[str, Any]:
-    """The parameters of :data:`DELIVERIES`."""
+    """The parameters of :func:`deliveries`."""
     notice = {"kind": kind, "game_id": str(game_id), **body}
     return {"game": game_id, "notice_kind": kind, "notice": Jsonb(notice), "notice_seats": seats}
 
@@ -134,7 +139,7 @@ def notify(
     """Deliveries of ``kind`` to the game's own webhooks and to those of the players at ``seats``
     (every bound seat for ``None``); returns the outbox rows to hand over after commit."""
     rows = conn.execute(
-        f"WITH {DELIVERIES} INSERT INTO outbox (task, args) {DELIVERED_TASKS} RETURNING id, task, args",
+        f"WITH {deliveries()} INSERT INTO outbox (task, args) {DELIVERED_TASKS} RETURNING id, task, args",
         parameters(game_id, kind, body, seats),
     ).fetchall()
     return [Queued(int(row["id"]), row["task"], row["args"]) for row in rows]

@@ -1,10 +1,12 @@
 """A decision's whole write as one statement: its events, the lobby row, a snapshot, the clock, the
 outbox (bot turns, scoring, webhook notices) and the idempotency key.
 
-One statement is one transaction, so a command costs two round trips: the lobby read it decided
-on, and this. PostgreSQL runs the statement's parts on one snapshot; the events' primary key refuses
-a second append at a version, which fails the whole statement, so nothing of a command that lost a
-race is kept. Which parts a write has depends on what the decision caused; :class:`Write` says it.
+One statement is one transaction, so a command costs two round trips (the lobby read it decided
+on, and this) or, for a game this process has just played, one. Every part hangs on the lobby row's
+update, which only takes a row still at the version the decision was made at and still running:
+if another write came first, nothing at all is written, and the caller decides again. The events'
+primary key stands behind it. Which parts a write has depends on what the decision caused;
+:class:`Write` says it.
 """
 
 from __future__ import annotations
@@ -63,8 +65,8 @@ class Write:
 def save(conn: Connection[Any], write: Write) -> tuple[list[StoredEvent], list[Queued]]:
     """Write it all in one statement; the stored events and the outbox rows to hand over after commit.
 
-    Raises :class:`VersionConflict` when another append took the version first (and a
-    ``UniqueViolation`` when the idempotency key did).
+    Raises :class:`Stale` when the game has moved on from ``write.at`` or ended (and a
+    ``UniqueViolation`` when the idempotency key was taken).
     """
     try:
         with conn.cursor(row_factory=tuple_row) as cur:
@@ -72,8 +74,10 @@ def save(conn: Connection[Any], write: Write) -> tuple[list[StoredEvent], list[Q
     except errors.UniqueViolation as e:
         if e.diag.table_name != "events":
             raise
-        raise VersionConflict(write.game_id, write.at, current_version(conn, write.game_id)) from e
+        rows = []
     appended = sorted((r for r in rows if r[0] == "event"), key=lambda r: r[1])
+    if not appended:
+        raise Stale(write.game_id, write.at, current_version(conn, write.game_id))
     stored = [
         StoredEvent(position, write.game_id, version, e.type, e.data, e.meta, recorded_at)
         for (_, version, recorded_at, position, _, _), e in zip(appended, write.events, strict=True)
@@ -82,15 +86,19 @@ def save(conn: Connection[Any], write: Write) -> tuple[list[StoredEvent], list[Q
     return stored, queued
 
 
+class Stale(VersionConflict):
+    """The game was not at the write's version, or no longer running: nothing was written."""
+
+
 def _statement(write: Write) -> str:
-    parts = [f"appended AS ({_APPEND})", f"lobby AS ({_ADVANCE})"]
+    parts = [f"lobby AS ({_ADVANCE})", f"appended AS ({_APPEND})"]
     if write.snapshot is not None:
         parts.append(f"snapshot AS ({_SNAPSHOT})")
     if write.key is not None:
         parts.append(f"key AS ({_KEY})")
     noticed = ""
     if write.notice is not None:
-        parts.append(notify.DELIVERIES)
+        parts.append(notify.deliveries(_ADVANCED))
         noticed = f"UNION ALL {notify.DELIVERED_TASKS}"
     parts.append(f"queued AS ({_QUEUE} {noticed} RETURNING id, task, args)")
     return (
@@ -99,26 +107,30 @@ def _statement(write: Write) -> str:
     )
 
 
-#: ``at`` is the lobby row's version, which every append moves in its own transaction: a stale one
-#: meets the primary key, and it is never ahead of the log, so the append needs no guard here.
-_APPEND = append_rows(guarded=False)
 _ADVANCE = """
     UPDATE games SET version = %(version)s, to_move = %(to_move)s, status = %(status)s,
         arranged = coalesce(%(arranged)s, arranged), updated_at = now(),
         deadline = CASE %(clock)s WHEN 'keep' THEN deadline WHEN 'clear' THEN NULL
             ELSE now() + make_interval(secs => %(seconds)s) END,
         warned = warned AND %(clock)s = 'keep'
-    WHERE id = %(game)s
+    WHERE id = %(game)s AND version = %(at)s AND status = 'active'
+    RETURNING id
 """
-_SNAPSHOT = """
+#: The condition every other part is written under.
+_ADVANCED = "EXISTS (SELECT FROM lobby)"
+_APPEND = append_rows(where=_ADVANCED)
+_SNAPSHOT = f"""
     INSERT INTO snapshots (game_id, version, rules_version, state)
-    VALUES (%(game)s, %(version)s, %(rules_version)s, %(state)s) ON CONFLICT DO NOTHING
+    SELECT %(game)s, %(version)s, %(rules_version)s, %(state)s WHERE {_ADVANCED} ON CONFLICT DO NOTHING
 """
-_KEY = """
+_KEY = f"""
     INSERT INTO commands (game_id, command_id, request_hash, seat, first_version, last_version)
-    VALUES (%(game)s, %(command_id)s, %(request_hash)s, %(seat)s, %(at)s + 1, %(version)s)
+    SELECT %(game)s, %(command_id)s, %(request_hash)s, %(seat)s, %(at)s + 1, %(version)s WHERE {_ADVANCED}
 """
-_QUEUE = "INSERT INTO outbox (task, args) SELECT * FROM unnest(%(tasks)s::text[], %(args)s::jsonb[])"
+_QUEUE = f"""
+    INSERT INTO outbox (task, args)
+    SELECT * FROM unnest(%(tasks)s::text[], %(args)s::jsonb[]) WHERE {_ADVANCED}
+"""
 
 
 def _parameters(write: Write) -> dict[str, Any]:
