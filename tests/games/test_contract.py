@@ -150,8 +150,11 @@ CASES: dict[str, list[tuple[str, list[str], dict[str, Any]]]] = {
         ("solo", ["random", "ostara"], {"solo": True, "difficulty": "grandmaster", "animals": True}),
         ("2p", ["default", "random"], {}),
         ("3p animals", ["random"] * 3, {"animals": True, "animal_goals": 1}),
-        ("5p animals", ["random"] * 4 + ["default"],
-         {"animals": True, "animal_goals": 2, "extra_hard_goal": True}),
+        (
+            "5p animals",
+            ["random"] * 4 + ["default"],
+            {"animals": True, "animal_goals": 2, "extra_hard_goal": True},
+        ),
     ],
     "kupferkessel": [
         ("plain", ["default", "random"], {}),

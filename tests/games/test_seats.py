@@ -70,4 +70,3 @@ def test_solo_refuses_a_person_in_ostaras_seat_and_ostara_in_the_players(
 def test_ostara_plays_only_in_the_solo_game(bots: list[str | None]) -> None:
     with pytest.raises(InvalidOptions, match="solo game only"):
         games.check_seats(carodeni, bots, {})
-

@@ -180,9 +180,7 @@ def test_a_tile_must_touch_the_map_with_every_edge_matching() -> None:
         game.decide(s, 0, {"type": "place_tile", "x": 1, "y": 0, "rotation": 4}, rng)
     with pytest.raises(IllegalMove):
         game.decide(s, 0, {"type": "place_tile", "x": "1", "y": 0, "rotation": 1}, rng)
-    assert game.legal_actions(s, 0) == [
-        a for a in game.legal_actions(s, 0) if a["type"] == "place_tile"
-    ]
+    assert game.legal_actions(s, 0) == [a for a in game.legal_actions(s, 0) if a["type"] == "place_tile"]
     placed = {(a["x"], a["y"], a["rotation"]) for a in game.legal_actions(s, 0)}
     assert (1, 0, 1) in placed and (1, 0, 3) in placed and (1, 0, 0) not in placed
     assert (0, 1, 0) not in placed, "a road may not meet the start tile's city"
@@ -260,8 +258,11 @@ def test_score_has_a_breakdown_summing_to_the_total() -> None:
     s = new_game(["E.1"])
     s, _ = turn(s, 0, 1, 2, follower=0)
     sc = game.score(s)
-    assert sc["seats"][0] == {"seat": 0, "total": 4, "breakdown": {"roads": 0, "cities": 4, "monasteries": 0,
-                                                                  "fields": 0}}
+    assert sc["seats"][0] == {
+        "seat": 0,
+        "total": 4,
+        "breakdown": {"roads": 0, "cities": 4, "monasteries": 0, "fields": 0},
+    }
     assert sc["winners"] == [0]
 
 

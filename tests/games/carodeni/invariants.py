@@ -55,8 +55,16 @@ def visible_cards(s: dict[str, Any], seat: int | None) -> set[str]:
     for b in s["board"]:
         out |= {c for c in (b["witch"], b["potion"]) if c}
     for i, p in enumerate(s["players"]):
-        for name in ("played", "potions", "tools", "animals", "clan_witches", "clan_potions",
-                     "clan_tools", "clan_animals"):
+        for name in (
+            "played",
+            "potions",
+            "tools",
+            "animals",
+            "clan_witches",
+            "clan_potions",
+            "clan_tools",
+            "clan_animals",
+        ):
             out |= set(p[name])
         if i == seat:
             out |= set(p["hand"])
@@ -94,18 +102,19 @@ def _candidates(s: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     for loc in content.LOCATIONS:
         out.append({"type": "refresh", "target": "ingredients", "location": loc})
         out += [{"type": "take", "item": "ingredient", "location": loc, "slot": i} for i in range(3)]
-        out += [{"type": "take", "item": item, "location": loc}
-                for item in ("potion", "tool", "witch", "animal")]
+        out += [
+            {"type": "take", "item": item, "location": loc} for item in ("potion", "tool", "witch", "animal")
+        ]
     out += [{"type": "tame", "animal": c} for c in p["animals"] + p["clan_animals"]]
     pairs = ["pair:" + k for k in content.kinds()]
     for potion in p["potions"]:
         reqs = content.requirements(potion)
         if len(reqs) > 3:
             continue
-        options = [[r, *pairs] + (list(content.tools()) if r not in content.kinds() else [])
-                   for r in reqs]
-        out += [{"type": "brew", "potion": potion, "payment": list(pay)}
-                for pay in itertools.product(*options)]
+        options = [[r, *pairs] + (list(content.tools()) if r not in content.kinds() else []) for r in reqs]
+        out += [
+            {"type": "brew", "potion": potion, "payment": list(pay)} for pay in itertools.product(*options)
+        ]
     return out
 
 

@@ -20,8 +20,9 @@ def new_game(seats: int = 2, **options: Any) -> dict[str, Any]:
     return state
 
 
-def play(state: dict[str, Any], seat: int, command: dict[str, Any], label: str = "t") -> tuple[
-        dict[str, Any], list[dict[str, Any]]]:
+def play(
+    state: dict[str, Any], seat: int, command: dict[str, Any], label: str = "t"
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """``decide`` then fold, as the platform does; returns the new state and the events."""
     events = game.decide(state, seat, command, Rng(SEED, label))
     for event in events:
@@ -37,8 +38,13 @@ def edit(state: dict[str, Any]) -> dict[str, Any]:
     return clone(state)
 
 
-def set_board(s: dict[str, Any], location: str, ingredients: list[str | None] | None = None,
-              potion: str | None = "keep", witch: str | None = "keep") -> None:
+def set_board(
+    s: dict[str, Any],
+    location: str,
+    ingredients: list[str | None] | None = None,
+    potion: str | None = "keep",
+    witch: str | None = "keep",
+) -> None:
     """Lay cards and ingredients at a location, taking them out of decks and the bag."""
     b = s["board"][content.LOCATIONS.index(location)]
     if ingredients is not None:

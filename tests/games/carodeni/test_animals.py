@@ -93,9 +93,14 @@ def test_brewing_and_taming_exclude_each_other() -> None:
 
 
 def test_an_animal_goal_is_claimed_when_taming() -> None:
-    goals = [{"token": "G01", "side": "easy"}, {"token": "G05", "side": "easy"},
-             {"token": "G13", "side": "easy"}, {"token": "G02", "side": "hard"},
-             {"token": "G09", "side": "hard"}, {"token": "G12", "side": "hard"}]
+    goals = [
+        {"token": "G01", "side": "easy"},
+        {"token": "G05", "side": "easy"},
+        {"token": "G13", "side": "easy"},
+        {"token": "G02", "side": "hard"},
+        {"token": "G09", "side": "hard"},
+        {"token": "G12", "side": "hard"},
+    ]
     s = _game(animal_goals=1, arranged={"goals": goals})
     only_player_lists(s, 0, animals=["W16"], clan_animals=["W02"])
     give(s, 0, herbs=1)

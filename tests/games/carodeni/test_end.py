@@ -9,9 +9,13 @@ from games.interface import IllegalMove
 
 from .support import edit, give, new_game, only_player_lists, play, set_board, types
 
-GOALS = [{"token": "G01", "side": "easy"}, {"token": "G05", "side": "easy"},
-         {"token": "G02", "side": "hard"}, {"token": "G09", "side": "hard"},
-         {"token": "G12", "side": "hard"}]
+GOALS = [
+    {"token": "G01", "side": "easy"},
+    {"token": "G05", "side": "easy"},
+    {"token": "G02", "side": "hard"},
+    {"token": "G09", "side": "hard"},
+    {"token": "G12", "side": "hard"},
+]
 
 
 def _game(seats: int = 2, **options: object) -> dict:
@@ -129,8 +133,14 @@ def test_final_scoring_breakdown() -> None:
     p["goals"] = [0]
     result = game.score(s)
     b = result["seats"][0]["breakdown"]
-    assert b == {"potions": 3 + 9 + 2, "witches": 8 + 7, "tools": 3, "goals": 3, "ingredients": 3,
-                 "animals": 9}
+    assert b == {
+        "potions": 3 + 9 + 2,
+        "witches": 8 + 7,
+        "tools": 3,
+        "goals": 3,
+        "ingredients": 3,
+        "animals": 9,
+    }
     assert result["seats"][0]["total"] == sum(b.values())
     assert result["winners"] == [0]
     p["clan_tools"] = ["P01", "P02", "P03", "P04", "P05", "P06"]

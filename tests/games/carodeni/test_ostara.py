@@ -45,10 +45,15 @@ def test_ostara_example_with_the_green_eight_point_witch() -> None:
     stack_bag(s, ["roots", "roots"])
     s, ev = play(s, 1, {"type": "ostara_turn"})
     assert ev[0]["type"] == "OstaraTokensShuffled" and ev[1] == {
-        "type": "OstaraTokenDrawn", "seat": 1, "token": "O1"}
+        "type": "OstaraTokenDrawn",
+        "seat": 1,
+        "token": "O1",
+    }
     chose = [e for e in ev if e["type"] == "OstaraChose"]
     assert (chose[0]["choice"], chose[0]["reason"]) == (
-        "witch", "as many witches as potions (2): the first on the token")
+        "witch",
+        "as many witches as potions (2): the first on the token",
+    )
     assert (chose[1]["choice"], chose[1]["location"]) == ("W28", "lake")
     assert "goal G03" in chose[1]["reason"] and "most points (8)" in chose[1]["reason"]
     assert _chose(ev)[2:] == [("ingredient", "berries", "forest"), ("ingredient", "herbs", "lake")]
@@ -167,7 +172,7 @@ def test_stages_reshuffle_her_tokens_and_the_game_lasts_fifteen_rounds() -> None
     assert all(sorted(e["order"]) == sorted(f"O{i}" for i in range(1, 8)) for e in shuffles)
     assert len(tokens) == 15 and s["round"] == 15 and s["end_reason"] == "fifteen_rounds"
     for stage in range(3):
-        assert len(set(tokens[stage * 5:stage * 5 + 5])) == 5
+        assert len(set(tokens[stage * 5 : stage * 5 + 5])) == 5
 
 
 def test_novice_ostara_never_claims_goals_nor_pursues_them() -> None:

@@ -60,14 +60,24 @@ def test_animal_goals_are_added_on_top_of_the_counts() -> None:
     assert len(s["goals"]) == 7 and len(animal) == 2
 
 
-@pytest.mark.parametrize("options", [
-    {"colour": "red"}, {"solo": "yes"}, {"animal_goals": 1}, {"animals": True, "animal_goals": 3},
-    {"difficulty": "grandmaster"}, {"solo": True, "difficulty": "legendary"}, {"arranged": []},
-    {"arranged": {"deck": []}}, {"arranged": {"witch_deck": ["W01", "W01"]}},
-    {"arranged": {"potion_deck": ["X99"]}}, {"arranged": {"bag": ["gold"]}},
-    {"arranged": {"goals": [{"token": "G01", "side": "hard"}]}},
-    {"animals": True, "animal_goals": True},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"colour": "red"},
+        {"solo": "yes"},
+        {"animal_goals": 1},
+        {"animals": True, "animal_goals": 3},
+        {"difficulty": "grandmaster"},
+        {"solo": True, "difficulty": "legendary"},
+        {"arranged": []},
+        {"arranged": {"deck": []}},
+        {"arranged": {"witch_deck": ["W01", "W01"]}},
+        {"arranged": {"potion_deck": ["X99"]}},
+        {"arranged": {"bag": ["gold"]}},
+        {"arranged": {"goals": [{"token": "G01", "side": "hard"}]}},
+        {"animals": True, "animal_goals": True},
+    ],
+)
 def test_bad_options_are_refused(options: dict) -> None:
     with pytest.raises(InvalidOptions):
         game.setup(options, 2, Rng(b"s", "setup"))
@@ -82,13 +92,21 @@ def test_seat_counts(seats: int) -> None:
 
 
 def test_arranged_decks_goals_and_bag() -> None:
-    goals = [{"token": "G01", "side": "easy"}, {"token": "G05", "side": "easy"},
-             {"token": "G02", "side": "hard"}, {"token": "G09", "side": "hard"},
-             {"token": "G12", "side": "hard"}]
-    e = _started(arranged={
-        "witch_deck": ["W27", "W01", "W02", "W40"], "potion_deck": ["P01", "P02", "P03", "P04"],
-        "goals": goals, "bag": ["herbs", "berries", "roots"] * 3 + ["feathers"],
-    })
+    goals = [
+        {"token": "G01", "side": "easy"},
+        {"token": "G05", "side": "easy"},
+        {"token": "G02", "side": "hard"},
+        {"token": "G09", "side": "hard"},
+        {"token": "G12", "side": "hard"},
+    ]
+    e = _started(
+        arranged={
+            "witch_deck": ["W27", "W01", "W02", "W40"],
+            "potion_deck": ["P01", "P02", "P03", "P04"],
+            "goals": goals,
+            "bag": ["herbs", "berries", "roots"] * 3 + ["feathers"],
+        }
+    )
     assert e["arranged"] is True
     assert [b["witch"] for b in e["board"]] == ["W27", "W01", "W02"]
     assert [b["potion"] for b in e["board"]] == ["P01", "P02", "P03"]
@@ -130,7 +148,15 @@ def test_catalog_has_every_component_with_three_languages() -> None:
     assert len(cat["goals"]) == 15 and len(cat["ostara_tokens"]) == 9
     assert sum(1 for t in cat["ostara_tokens"] if t["animal"]) == 2
     assert sum(i["count"] for i in cat["ingredients"]) == 65
-    for group in ("witches", "potions", "starting_potions", "novices", "ingredients", "tools",
-                  "animals", "ostara_tokens"):
+    for group in (
+        "witches",
+        "potions",
+        "starting_potions",
+        "novices",
+        "ingredients",
+        "tools",
+        "animals",
+        "ostara_tokens",
+    ):
         for item in cat[group]:
             assert all(item["names"][lang] for lang in ("cs", "pl", "en")), (group, item["id"])

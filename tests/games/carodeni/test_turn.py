@@ -147,8 +147,11 @@ def test_payment_with_pairs_for_an_ingredient_and_for_a_tool() -> None:
     with pytest.raises(IllegalMove):
         play(s, 0, {"type": "brew", "potion": "P08", "payment": ["herbs", "roots", "crystal"]})
     with pytest.raises(IllegalMove):
-        play(s, 0, {"type": "brew", "potion": "P08",
-                    "payment": ["pair:herbs", "pair:mushrooms", "pair:feathers"]})
+        play(
+            s,
+            0,
+            {"type": "brew", "potion": "P08", "payment": ["pair:herbs", "pair:mushrooms", "pair:feathers"]},
+        )
     with pytest.raises(IllegalMove):
         play(s, 0, {"type": "brew", "potion": "P08", "payment": ["herbs", "pair:mushrooms"]})
 
@@ -163,8 +166,7 @@ def test_a_pair_replaces_only_what_the_player_lacks() -> None:
         play(s, 0, {"type": "brew", "potion": "P01", "payment": ["pair:roots", "berries"]})
     s = _brew_phase("W02", ["P08"], herbs=1, mushrooms=2, feathers=2)
     with pytest.raises(IllegalMove, match="ingredient order"):
-        play(s, 0, {"type": "brew", "potion": "P08",
-                    "payment": ["herbs", "pair:feathers", "pair:mushrooms"]})
+        play(s, 0, {"type": "brew", "potion": "P08", "payment": ["herbs", "pair:feathers", "pair:mushrooms"]})
 
 
 def test_a_tool_in_the_clan_serves_every_later_potion() -> None:
@@ -240,22 +242,36 @@ def test_an_end_turn_is_offered_when_a_brew_is_possible() -> None:
     assert types(ev) == ["TurnEnded"] and s["players"][0]["played"] == ["W03"]
 
 
-@pytest.mark.parametrize("command", [
-    None, [], {"type": 3}, {"witch": "W01"}, {"type": "play", "witch": ["W01"]},
-    {"type": "play"}, {"type": "take", "item": "ingredient", "location": "forest", "slot": "0"},
-    {"type": "take", "item": "ingredient", "location": "forest", "slot": True},
-    {"type": "take", "item": "ingredient", "location": "forest", "slot": 7},
-    {"type": "take", "item": ["potion"], "location": "forest"},
-    {"type": "take", "item": "potion", "location": {"x": 1}},
-    {"type": "refresh", "target": ["witches"]}, {"type": "brew", "potion": 5, "payment": None},
-    {"type": "brew", "potion": "P01", "payment": [1, 2]}, {"type": "tame", "animal": {}},
-    {"type": "end_turn", "now": True}, {"type": "rest", "picks": []},
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        None,
+        [],
+        {"type": 3},
+        {"witch": "W01"},
+        {"type": "play", "witch": ["W01"]},
+        {"type": "play"},
+        {"type": "take", "item": "ingredient", "location": "forest", "slot": "0"},
+        {"type": "take", "item": "ingredient", "location": "forest", "slot": True},
+        {"type": "take", "item": "ingredient", "location": "forest", "slot": 7},
+        {"type": "take", "item": ["potion"], "location": "forest"},
+        {"type": "take", "item": "potion", "location": {"x": 1}},
+        {"type": "refresh", "target": ["witches"]},
+        {"type": "brew", "potion": 5, "payment": None},
+        {"type": "brew", "potion": "P01", "payment": [1, 2]},
+        {"type": "tame", "animal": {}},
+        {"type": "end_turn", "now": True},
+        {"type": "rest", "picks": []},
+    ],
+)
 def test_malformed_commands_are_refused_with_a_reason(command: object) -> None:
     s = _game()
     only_player_lists(s, 0, hand=["W01", "N1a", "N1b"], potions=["P01"])
-    for state in (s, play(s, 0, {"type": "play", "witch": "W01"})[0],
-                  _brew_phase("W03", ["P01"], herbs=1, berries=1)):
+    for state in (
+        s,
+        play(s, 0, {"type": "play", "witch": "W01"})[0],
+        _brew_phase("W03", ["P01"], herbs=1, berries=1),
+    ):
         with pytest.raises(IllegalMove) as info:
             play(state, 0, command)  # type: ignore[arg-type]
         assert info.value.reason

@@ -43,14 +43,17 @@ def test_ostara_shuffles_are_redacted() -> None:
 
 
 def test_arranged_ostara_starting_potion_and_tokens() -> None:
-    s = new_game(2, solo=True, arranged={"ostara_starting_potion": "S5",
-                                         "ostara_tokens": [["O3", "O1"], [], ["O7"]]})
+    s = new_game(
+        2, solo=True, arranged={"ostara_starting_potion": "S5", "ostara_tokens": [["O3", "O1"], [], ["O7"]]}
+    )
     assert s["players"][1]["potions"] == ["S5"]
     events = game.decide(s, 1, {"type": "ostara_turn"}, Rng(b"r", "v1"))
     assert events[0]["order"][:2] == ["O3", "O1"] and events[1]["token"] == "O3"
     bads: list[dict[str, object]] = [
-        {"ostara_starting_potion": "S2"}, {"ostara_tokens": [["O8"]]},
-        {"ostara_tokens": [["O1", "O1"]]}, {"ostara_tokens": [[], [], [], []]},
+        {"ostara_starting_potion": "S2"},
+        {"ostara_tokens": [["O8"]]},
+        {"ostara_tokens": [["O1", "O1"]]},
+        {"ostara_tokens": [[], [], [], []]},
     ]
     for bad in bads:
         with pytest.raises(InvalidOptions):
@@ -64,7 +67,8 @@ def test_bots_choose_among_the_legal_actions() -> None:
         assert game.BOTS[name](game.view(s, 0), actions, Rng(b"b", "x")) in actions
     solo = new_game(2, solo=True)
     assert game.BOTS["ostara"](game.view(solo, 1), game.legal_actions(solo, 1), Rng(b"b", "x")) == {
-        "type": "ostara_turn"}
+        "type": "ostara_turn"
+    }
 
 
 def test_default_bot_brews_when_it_can() -> None:

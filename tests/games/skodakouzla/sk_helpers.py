@@ -32,14 +32,27 @@ def _where(state: State, uid: str) -> tuple[list[Any], Any]:
 
 def _busy(state: State, uid: str) -> bool:
     return any(e["uid"] == uid for p in state["players"] for e in p["row"]) or any(
-        uid in p[z] for p in state["players"] for z in ("hand", "limbo", "removed"))
+        uid in p[z] for p in state["players"] for z in ("hand", "limbo", "removed")
+    )
 
 
-def put(state: State, seat: int, card_id: str, zone: str = "row", *, end: str = "right",
-        life: int | None = None, frozen: int = 0, new: bool = False) -> str:
+def put(
+    state: State,
+    seat: int,
+    card_id: str,
+    zone: str = "row",
+    *,
+    end: str = "right",
+    life: int | None = None,
+    frozen: int = 0,
+    new: bool = False,
+) -> str:
     """Move a free copy of ``card_id`` (the seat's own starter card, or a shop card) into a zone."""
-    owned = [u for u, c in state["cards"].items()
-             if c == card_id and (u.startswith(f"p{seat}.") or u.startswith("s"))]
+    owned = [
+        u
+        for u, c in state["cards"].items()
+        if c == card_id and (u.startswith(f"p{seat}.") or u.startswith("s"))
+    ]
     for uid in sorted(owned):
         if _busy(state, uid):
             continue
@@ -48,8 +61,13 @@ def put(state: State, seat: int, card_id: str, zone: str = "row", *, end: str = 
         p = state["players"][seat]
         if zone == "row":
             card = game.rules.card_of(state, uid)
-            e = {"uid": uid, "life": card["life"] if life is None else life, "frozen": frozen,
-                 "magic": 0, "new": new}
+            e = {
+                "uid": uid,
+                "life": card["life"] if life is None else life,
+                "frozen": frozen,
+                "magic": 0,
+                "new": new,
+            }
             if end == "left":
                 p["row"].insert(0, e)
             else:

@@ -25,8 +25,11 @@ def test_zmrazeni_targets_only_creatures_and_wizards() -> None:
     stit = put(state, 1, "stit")
     kostlivec = put(state, 1, "kostlivec")
     zmrazeni = uid_in_hand(state, 0, "zmrazeni")
-    targets = {a.get("target") for a in game.legal_actions(state, 0) if a.get("card") == zmrazeni
-               and a["type"] == "lay"}
+    targets = {
+        a.get("target")
+        for a in game.legal_actions(state, 0)
+        if a.get("card") == zmrazeni and a["type"] == "lay"
+    }
     assert targets == {"wizard", kostlivec}
     with pytest.raises(IllegalMove):
         game.decide(state, 0, {"type": "lay", "card": zmrazeni, "target": stit}, Rng(b"x", "y"))
@@ -59,8 +62,7 @@ def test_heal_stops_at_the_maximum_and_never_reaches_defences() -> None:
     stit = put(state, 0, "stit", life=1)
     state["players"][0]["life"] = 6
     regen = uid_in_hand(state, 0, "regenerace")
-    targets = {a["target"] for a in game.legal_actions(state, 0)
-               if a["type"] == "lay" and a["card"] == regen}
+    targets = {a["target"] for a in game.legal_actions(state, 0) if a["type"] == "lay" and a["card"] == regen}
     assert targets == {"wizard", vila}
     assert stit not in targets
     state, _ = _lay(state, "regenerace", target="wizard")
@@ -78,8 +80,9 @@ def test_add_life_may_exceed_the_maximum_and_reaches_defences() -> None:
     state = main_phase(new_game(), 0, magic=3, hand=["mrazive_posileni"])
     stit = put(state, 0, "stit")
     posileni = uid_in_hand(state, 0, "mrazive_posileni")
-    targets = {a["target"] for a in game.legal_actions(state, 0)
-               if a["type"] == "lay" and a["card"] == posileni}
+    targets = {
+        a["target"] for a in game.legal_actions(state, 0) if a["type"] == "lay" and a["card"] == posileni
+    }
     assert targets == {stit}
     state, _ = _lay(state, "mrazive_posileni", target=stit)
     assert row_life(state, 0) == [("stit", 5)]
@@ -108,9 +111,14 @@ def test_strazny_adds_1_life_to_each_other_card_when_laid() -> None:
     assert row_life(state, 0) == [("strazny", 3), ("stit", 4), ("kostlivec", 3)]
 
 
-@pytest.mark.parametrize("card_id, curses, damage", [
-    ("kosteny_plot", 1, 0), ("pekelne_brneni", 1, 1), ("ohnive_brneni", 0, 2),
-])
+@pytest.mark.parametrize(
+    "card_id, curses, damage",
+    [
+        ("kosteny_plot", 1, 0),
+        ("pekelne_brneni", 1, 1),
+        ("ohnive_brneni", 0, 2),
+    ],
+)
 def test_reactions_fire_even_when_the_card_is_destroyed(card_id: str, curses: int, damage: int) -> None:
     state = main_phase(new_game(), 0, magic=3, hand=["ohniva_koule"])
     put(state, 1, card_id, life=1)
@@ -134,8 +142,7 @@ def test_magicky_prsten_shields_the_wizard_from_attack_spells_and_their_curse() 
     state = main_phase(new_game(), 0, magic=6, hand=["kletbicka", "kouzelna_sipka"])
     prsten = put(state, 1, "magicky_prsten")
     dart = uid_in_hand(state, 0, "kouzelna_sipka")
-    targets = {a["target"] for a in game.legal_actions(state, 0)
-               if a["type"] == "lay" and a["card"] == dart}
+    targets = {a["target"] for a in game.legal_actions(state, 0) if a["type"] == "lay" and a["card"] == dart}
     assert targets == {prsten}
     state, _ = _lay(state, "kletbicka", **{"from": "left"})
     state, _ = _lay(state, "kouzelna_sipka", target=prsten)

@@ -51,8 +51,9 @@ def test_no_reward_without_a_new_card() -> None:
 def test_neutral_cards_never_count() -> None:
     """„Za vyložení neutrálních karet žádnou z výše zmíněných herních výhod získat nelze.“"""
     state = main_phase(new_game(), 0, magic=10, hand=["mec", "stit", "knihovnicka"])
-    state = _lay_and_end(state, [("mec", {"from": "left"}), ("stit", {"end": "left"}),
-                                 ("knihovnicka", {"end": "left"})])
+    state = _lay_and_end(
+        state, [("mec", {"from": "left"}), ("stit", {"end": "left"}), ("knihovnicka", {"end": "left"})]
+    )
     assert state["active"] == 1
 
 
@@ -72,8 +73,9 @@ def test_three_of_a_colour_promote_to_level_2_with_1_more_life() -> None:
 
 
 def test_a_level_2_wizard_is_not_promoted_again() -> None:
-    state = main_phase(new_game({"masters": ["ice", "fire"]}), 0, magic=10,
-                       hand=["kletbicka", "kostlivec", "mec"])
+    state = main_phase(
+        new_game({"masters": ["ice", "fire"]}), 0, magic=10, hand=["kletbicka", "kostlivec", "mec"]
+    )
     put(state, 0, "duch")
     state = _lay_and_end(state, [("kletbicka", {"from": "left"}), ("kostlivec", {"end": "left"})])
     assert state["colour"] == {"remove": True, "promote": []}

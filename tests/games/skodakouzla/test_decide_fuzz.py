@@ -15,8 +15,28 @@ from games.rng import Rng
 
 from .sk_helpers import new_game, put
 
-JUNK: list[Any] = [None, 0, 1, -1, True, False, 0.0, 1.0, "left", "right", "wizard", "x", [], ["a"],
-                   [["a"]], {}, "p0.01", "s01", "fire", 2.5]
+JUNK: list[Any] = [
+    None,
+    0,
+    1,
+    -1,
+    True,
+    False,
+    0.0,
+    1.0,
+    "left",
+    "right",
+    "wizard",
+    "x",
+    [],
+    ["a"],
+    [["a"]],
+    {},
+    "p0.01",
+    "s01",
+    "fire",
+    2.5,
+]
 FIELDS = ["card", "end", "from", "target", "option", "top", "cards", "colour", "type"]
 
 
@@ -73,5 +93,6 @@ def test_a_creatures_option_must_be_an_integer(option: Any) -> None:
     assert {a["option"] for a in game.legal_actions(state, 0)} == {0, 1}
     for extra in ({}, {"from": "left"}):
         with pytest.raises(IllegalMove):
-            game.decide(state, 0, {"type": "resolve", "card": knez, "option": option, **extra},
-                        Rng(b"f", "v"))
+            game.decide(
+                state, 0, {"type": "resolve", "card": knez, "option": option, **extra}, Rng(b"f", "v")
+            )

@@ -12,15 +12,30 @@ from games.skodakouzla.content import card
 from .sk_helpers import do, main_phase, new_game, put, uid_in_hand
 
 
-@pytest.mark.parametrize("options", [
-    {"colour": 1}, {"income": 4}, {"income": -1}, {"income": True}, {"income": "1"},
-    {"two_colours": ["fire"]}, {"two_colours": ["fire", "fire"]}, {"two_colours": "yes"},
-    {"masters": ["fire"]}, {"masters": ["neutral", "ice"]}, {"shop_topdeck": 1},
-    {"other_freeze": "no"}, {"arranged": {"shop": ["drak", "drak"]}},
-    {"arranged": {"decks": [["mec", "mec"], []]}}, {"arranged": {"decks": [[]]}},
-    {"arranged": {"shop": ["nope"]}}, {"arranged": {"other": []}}, {"arranged": []},
-    {"two_colours": ["ice", "dark"], "arranged": {"shop": ["drak"]}},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"colour": 1},
+        {"income": 4},
+        {"income": -1},
+        {"income": True},
+        {"income": "1"},
+        {"two_colours": ["fire"]},
+        {"two_colours": ["fire", "fire"]},
+        {"two_colours": "yes"},
+        {"masters": ["fire"]},
+        {"masters": ["neutral", "ice"]},
+        {"shop_topdeck": 1},
+        {"other_freeze": "no"},
+        {"arranged": {"shop": ["drak", "drak"]}},
+        {"arranged": {"decks": [["mec", "mec"], []]}},
+        {"arranged": {"decks": [[]]}},
+        {"arranged": {"shop": ["nope"]}},
+        {"arranged": {"other": []}},
+        {"arranged": []},
+        {"two_colours": ["ice", "dark"], "arranged": {"shop": ["drak"]}},
+    ],
+)
 def test_bad_options_are_refused(options: dict) -> None:
     with pytest.raises(InvalidOptions):
         game.setup(options, 2, Rng(b"x", "setup"))
@@ -38,11 +53,21 @@ def test_the_first_event_carries_options_seats_and_arranged() -> None:
 
 
 def test_arranged_shop_and_decks_come_first() -> None:
-    options = {"arranged": {"shop": ["drak", "vybuch", "rytir", "strom", "kletba", "knez", "upir"],
-                            "decks": [["ohniva_koule", "mec", "stit"], ["kostlivec"]]}}
+    options = {
+        "arranged": {
+            "shop": ["drak", "vybuch", "rytir", "strom", "kletba", "knez", "upir"],
+            "decks": [["ohniva_koule", "mec", "stit"], ["kostlivec"]],
+        }
+    }
     state = new_game(options)
-    assert [state["cards"][u] for u in state["shop"]["offer"]] == ["drak", "vybuch", "rytir", "strom",
-                                                                   "kletba", "knez"]
+    assert [state["cards"][u] for u in state["shop"]["offer"]] == [
+        "drak",
+        "vybuch",
+        "rytir",
+        "strom",
+        "kletba",
+        "knez",
+    ]
     assert state["cards"][state["shop"]["deck"][0]] == "upir"
     assert [state["cards"][u] for u in state["players"][0]["hand"]] == ["ohniva_koule", "mec", "stit"]
     assert state["cards"][state["players"][1]["hand"][0]] == "kostlivec"
@@ -70,7 +95,9 @@ def test_two_colours_at_random_are_recorded() -> None:
 def test_duel_of_masters_starts_at_level_2() -> None:
     state = new_game({"masters": ["forest", "dark"]})
     assert [(p["level"], p["colour"], p["life"]) for p in state["players"]] == [
-        (2, "forest", 8), (2, "dark", 8)]
+        (2, "forest", 8),
+        (2, "dark", 8),
+    ]
 
 
 @pytest.mark.parametrize("cost, extra", [(3, 2), (4, 2), (5, 3), (6, 3)])
@@ -91,10 +118,13 @@ def test_top_deck_buys_need_the_rule() -> None:
 
 
 def test_other_freeze_costs_the_income_and_the_discount_but_not_the_sword() -> None:
-    state = main_phase(new_game({"other_freeze": True, "masters": ["fire", "fire"], "income": 2}), 0,
-                       magic=3, hand=["zmrazeni"])
-    state, _ = do(state, 0, {"type": "lay", "card": uid_in_hand(state, 0, "zmrazeni"),
-                             "target": "wizard"})
+    state = main_phase(
+        new_game({"other_freeze": True, "masters": ["fire", "fire"], "income": 2}),
+        0,
+        magic=3,
+        hand=["zmrazeni"],
+    )
+    state, _ = do(state, 0, {"type": "lay", "card": uid_in_hand(state, 0, "zmrazeni"), "target": "wizard"})
     state, _ = do(state, 0, {"type": "end_phase"})
     assert state["active"] == 1 and state["players"][1]["magic"] == 0
     state = main_phase(state, 1, magic=3, hand=["ohniva_koule"])
@@ -104,8 +134,9 @@ def test_other_freeze_costs_the_income_and_the_discount_but_not_the_sword() -> N
 
 
 def test_standard_freeze_keeps_the_discount() -> None:
-    state = main_phase(new_game({"masters": ["fire", "fire"]}), 1, magic=2, hand=["ohniva_koule",
-                                                                               "pozehnani"])
+    state = main_phase(
+        new_game({"masters": ["fire", "fire"]}), 1, magic=2, hand=["ohniva_koule", "pozehnani"]
+    )
     state["players"][1]["frozen"] = 5
     fireball = uid_in_hand(state, 1, "ohniva_koule")
     assert game.rules.lay_price(state, 1, fireball) == 2

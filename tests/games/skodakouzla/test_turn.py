@@ -197,8 +197,11 @@ def test_a_neutral_spell_goes_straight_onto_the_discard_pile() -> None:
 def test_a_neutral_spell_laid_this_turn_can_leave_the_game_at_the_colour_check() -> None:
     """It is on the discard pile at the check, so it may be the card removed from the game."""
     state = main_phase(new_game(), 0, magic=10, hand=["mec", "kletbicka", "kostlivec"])
-    for card_id, choice in (("mec", {"from": "left"}), ("kletbicka", {"from": "left"}),
-                            ("kostlivec", {"end": "left"})):
+    for card_id, choice in (
+        ("mec", {"from": "left"}),
+        ("kletbicka", {"from": "left"}),
+        ("kostlivec", {"end": "left"}),
+    ):
         state, _ = do(state, 0, {"type": "lay", "card": uid_in_hand(state, 0, card_id), **choice})
     mec = state["players"][0]["discard"][0]
     state, _ = do(state, 0, {"type": "end_phase"})
@@ -226,8 +229,9 @@ def test_a_destroyed_store_loses_its_magic() -> None:
     put(state, 0, "knihovnicka")
     state["players"][0]["row"][0]["magic"] = 2
     before = state["players"][0]["magic"]
-    state, events = do(state, 1, {"type": "lay", "card": uid_in_hand(state, 1, "ohniva_koule"),
-                                  "from": "left"})
+    state, events = do(
+        state, 1, {"type": "lay", "card": uid_in_hand(state, 1, "ohniva_koule"), "from": "left"}
+    )
     assert next(e for e in events if e["type"] == "CardDestroyed")["magic"] == 2
     assert state["players"][0]["magic"] == before
 

@@ -57,8 +57,10 @@ def test_score_is_each_wizards_life_and_the_survivor_wins() -> None:
     assert game.is_over(state) and game.to_move(state) == []
     assert events[-1] == {"type": "GameEnded", "winner": 0, "loser": 1}
     assert game.score(state) == {
-        "seats": [{"seat": 0, "total": 7, "breakdown": {"life": 7}},
-                  {"seat": 1, "total": 0, "breakdown": {"life": 0}}],
+        "seats": [
+            {"seat": 0, "total": 7, "breakdown": {"life": 7}},
+            {"seat": 1, "total": 0, "breakdown": {"life": 0}},
+        ],
         "winners": [0],
     }
     assert game.legal_actions(state, 0) == [] and game.legal_actions(state, 1) == []
