@@ -26,6 +26,7 @@ from psycopg import Connection
 
 from events import StoredEvent, read
 from projections.fold import Folded, fold, load
+from projections.lobby import GameRow
 
 #: How many of a game's newest events an entry keeps for streams and ``/events?after=``.
 RECENT = 64
@@ -36,6 +37,9 @@ class Entry:
     folded: Folded
     #: The newest events, oldest first, the last one at ``folded.version`` (fewer after a cold load).
     recent: tuple[StoredEvent, ...] = ()
+    #: The lobby row (seed included) a command of this process last read, for its parts that never
+    #: change (rules, seats, options, clock, seed); its version, seats to move and status may be old.
+    row: GameRow | None = None
 
 
 class StateCache:
@@ -55,7 +59,9 @@ class StateCache:
                 self._entries.move_to_end(game_id)
             return entry
 
-    def put(self, game_id: UUID, folded: Folded, appended: Sequence[StoredEvent] = ()) -> None:
+    def put(
+        self, game_id: UUID, folded: Folded, appended: Sequence[StoredEvent] = (), row: GameRow | None = None
+    ) -> None:
         """Remember ``folded`` (with the events that led to it) unless something newer is known."""
         with self._lock:
             old = self._entries.get(game_id)
@@ -64,7 +70,9 @@ class StateCache:
             recent: tuple[StoredEvent, ...] = tuple(appended)
             if old is not None and recent and recent[0].version == old.folded.version + 1:
                 recent = old.recent + recent
-            self._entries[game_id] = Entry(folded, recent[-RECENT:])
+            if row is None and old is not None:
+                row = old.row
+            self._entries[game_id] = Entry(folded, recent[-RECENT:], row)
             self._entries.move_to_end(game_id)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)

@@ -137,10 +137,15 @@ def play(
     bot: str | None = None,
     check: Check | None = None,
     timed_out: bool = False,
+    newest: Callable[[UUID], int] | None = None,
 ) -> Played:
     """Decide ``command`` for ``seat`` and append what it caused; nothing is written on error.
 
-    A hot game costs one read (its lobby row) and the writes: its state comes from the cache.
+    A hot game's state comes from the cache, so a command costs its lobby read and its write. With
+    ``newest`` (the newest version of a game this process has heard of, from the web's listener)
+    showing that nobody else has moved the game since this process did, it costs the write alone:
+    decided on the cached state and row, written under the lobby row's guard, and decided again on
+    the lobby's word if that finds the game moved after all or the rules refuse it there.
     ``check`` sees the command just before the rules do (after the version, game-over and
     idempotency checks), so a body it refuses gets its answer in the same order of errors.
     """
@@ -149,36 +154,25 @@ def play(
         earlier = _replay(conn, game_id, command_id, request_hash)
         if earlier is not None:
             return earlier
+    key = None if command_id is None else (command_id, request_hash, seat)
+    decision = _Decision(seat, command, key, bot, check, timed_out)
+    hot = CACHE.get(game_id) if newest is not None else None
+    if (
+        newest is not None
+        and hot is not None
+        and hot.row is not None
+        and newest(game_id) <= hot.folded.version
+        and expected_version in (None, hot.folded.version)
+    ):
+        with contextlib.suppress(errors.UniqueViolation, GameError, VersionConflict):
+            return _decide(conn, hot.row, hot.folded, decision)
     try:
         row = lobby.get(conn, game_id, secret=True)
         if expected_version is not None and expected_version != row.version:
             raise VersionConflict(game_id, expected_version, row.version)
         if row.over:
             raise GameOver("the game is over")
-        game = row.rules
-        before = CACHE.state(conn, game_id, game, row.version)
-        if check is not None:
-            check(game, before.state, seat, command)
-        decided = plain(game.decide(before.state, seat, command, Rng(_seed(row), f"v{before.version}")))
-        if not decided:
-            raise IllegalMove("that command changes nothing")
-        meta = {
-            "seat": seat,
-            "command": command,
-            "at": before.version,
-            "command_id": command_id,
-            "bot": bot,
-            "rules_version": game.INFO.rules_version,
-        }
-        if timed_out:
-            meta["timed_out"] = True
-        after = Folded(fold(game, decided, before.state), before.version + len(decided))
-        key = None if command_id is None else (command_id, request_hash, seat)
-        events = [_new(e, meta) for e in decided]
-        step = _step(
-            game_id, game, row.seats, before.version, events, after, previous=row.to_move, clock=row.clock
-        )
-        stored, queued = writes.save(conn, replace(step, key=key))
+        return _decide(conn, row, CACHE.state(conn, game_id, row.rules, row.version), decision)
     except (errors.UniqueViolation, GameError, VersionConflict):
         # The same key racing its first use loses at the append or at the key, or (having read
         # the game after the winner's commit) finds its command no longer fits; either way it
@@ -187,7 +181,44 @@ def play(
         if earlier is None:
             raise
         return earlier
-    CACHE.put(game_id, after, stored)
+
+
+@dataclass(frozen=True)
+class _Decision:
+    """A command to decide, with what its write records besides its events."""
+
+    seat: int
+    command: dict[str, Any]
+    key: tuple[str, str, int] | None
+    bot: str | None
+    check: Check | None
+    timed_out: bool
+
+
+def _decide(conn: Connection[Any], row: lobby.GameRow, before: Folded, decision: _Decision) -> Played:
+    """Decide on ``before`` (the game's state at ``before.version``) and write it all at once."""
+    game, seat, command = row.rules, decision.seat, decision.command
+    if decision.check is not None:
+        decision.check(game, before.state, seat, command)
+    decided = plain(game.decide(before.state, seat, command, Rng(_seed(row), f"v{before.version}")))
+    if not decided:
+        raise IllegalMove("that command changes nothing")
+    meta = {
+        "seat": seat,
+        "command": command,
+        "at": before.version,
+        "command_id": None if decision.key is None else decision.key[0],
+        "bot": decision.bot,
+        "rules_version": game.INFO.rules_version,
+    }
+    if decision.timed_out:
+        meta["timed_out"] = True
+    after = Folded(fold(game, decided, before.state), before.version + len(decided))
+    events = [_new(e, meta) for e in decided]
+    previous = list(game.to_move(before.state))
+    step = _step(row.id, game, row.seats, before.version, events, after, previous=previous, clock=row.clock)
+    stored, queued = writes.save(conn, replace(step, key=decision.key))
+    CACHE.put(row.id, after, stored, row=row)
     return Played(after.version, stored, row, after.state, queued=queued)
 
 

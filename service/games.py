@@ -249,6 +249,7 @@ class Commands(MethodView):
                 expected_version=expected,
                 command_id=key,
                 check=contract.check_command,
+                newest=listener().latest,
             )
             deliver(conn, played.queued)
         running = not played.game.rules.is_over(played.state)

@@ -66,6 +66,10 @@ class Listener:
                     if not waiting:
                         del self._waiters[game_id]
 
+    def latest(self, game_id: UUID) -> int:
+        """The newest version of the game this process has heard of (0: none since it started)."""
+        return self._latest.get(game_id, 0)
+
     def waiting(self) -> int:
         with self._lock:
             return sum(len(w) for w in self._waiters.values())
