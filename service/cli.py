@@ -13,7 +13,7 @@ import os
 import socket
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from urllib.request import ProxyHandler, build_opener
 from events.database import data_dir, embedded_server, migrate
 from kotlik_client.play import add_arguments as play_arguments
 from service.supervise import Child, Supervisor, log
+from workers.queues import games_queue, webhooks_queue
 
 #: Open connections each web process serves at once (streams and long-polls included).
 WEB_CONNECTIONS = 5000
@@ -41,14 +42,28 @@ def _web_command(host: str, port: int, workers: int) -> list[str]:
     return [*command, "service.wsgi:app"]
 
 
-def worker_command(concurrency: int, schedule: Path | None = None) -> list[str]:
-    """A Celery worker; with a beat ``schedule`` file it also runs the periodic outbox sweep."""
-    command = [sys.executable, "-m", "celery", "-A", "workers.app", "worker", "--loglevel", "INFO"]
-    command += ["--concurrency", str(concurrency)]
+def worker_command(
+    concurrency: int, schedule: Path | None = None, env: Mapping[str, str] = os.environ
+) -> list[str]:
+    """A Celery worker for the games' queue (bots, scoring, clocks, sweeps) of the process that
+    will run with ``env``; with a beat ``schedule`` file it also runs the periodic sweeps."""
+    command = [*_CELERY, "--queues", games_queue(env), "--concurrency", str(concurrency)]
     if schedule is not None:
         schedule.parent.mkdir(parents=True, exist_ok=True)
         command += ["--beat", "--schedule", str(schedule)]
     return command
+
+
+def webhook_worker_command(env: Mapping[str, str] = os.environ) -> list[str]:
+    """A Celery worker for webhook deliveries alone (:mod:`workers.queues`): threads, since a
+    delivery waits on the network rather than the CPU."""
+    threads = ["--pool", "threads", "--concurrency", str(WEBHOOK_THREADS)]
+    return [*_CELERY, "--queues", webhooks_queue(env), *threads, "--hostname", "webhooks@%h"]
+
+
+_CELERY = [sys.executable, "-m", "celery", "-A", "workers.app", "worker", "--loglevel", "INFO"]
+#: Webhook deliveries sent at once: as many slow endpoints as this are waited on side by side.
+WEBHOOK_THREADS = 8
 
 
 #: Seconds ``kotlik up`` waits for the API's first answer before it gives up.
@@ -152,7 +167,7 @@ def up(args: argparse.Namespace) -> int:
         _prepare_broker()
         web = Child("web server", _web_command(args.host, args.port, args.workers))
         worker = Child("worker", worker_command(args.concurrency, _schedule()))
-        with Supervisor([worker, web]) as children:
+        with Supervisor([worker, Child("webhook worker", webhook_worker_command()), web]) as children:
             children.start()
             if not children.wait_for(_answers(args.host, args.port), web, STARTUP):
                 return 0 if children.stopping else _not_up(web, args.host, args.port)
@@ -261,7 +276,8 @@ def worker(args: argparse.Namespace) -> int:
     with _database():
         _prepare_broker()
         command = worker_command(args.concurrency, _schedule() if args.beat else None)
-        with Supervisor([Child("worker", command)]) as children:
+        webhooks = Child("webhook worker", webhook_worker_command())
+        with Supervisor([Child("worker", command), webhooks]) as children:
             children.start()
             return children.watch(restart=False)
 
@@ -284,7 +300,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if name == "up":
             p.add_argument("--concurrency", type=int, default=2, help="Celery worker processes")
         p.set_defaults(handler=handler)
-    p = sub.add_parser("worker", help="a Celery worker alone")
+    p = sub.add_parser("worker", help="the Celery workers alone (the games' queue and the webhooks' own)")
     p.add_argument("--concurrency", type=int, default=2)
     p.add_argument("--beat", action="store_true", help="also run the periodic outbox sweep")
     p.set_defaults(handler=worker)

@@ -117,18 +117,19 @@ def worker_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def worker(broker: dict[str, str], worker_log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """A real Celery worker (with the outbox sweep) consuming this run's queue."""
-    from service.cli import worker_command
+    """Real Celery workers (with the outbox sweep) consuming this run's queues, as ``kotlik worker``
+    starts them: the games' one, and the webhooks' one beside it."""
+    from service.cli import webhook_worker_command, worker_command
 
     log = worker_log
+    env = {**os.environ, **broker}
     schedule = log.parent / "beat-schedule"
-    with open(log, "wb") as out:
+    with open(log, "wb") as out, open(log.with_name("webhooks.log"), "wb") as hooks:
         process = subprocess.Popen(
-            worker_command(2, schedule),
-            cwd=ROOT,
-            env={**os.environ, **broker},
-            stdout=out,
-            stderr=subprocess.STDOUT,
+            worker_command(2, schedule, env), cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+        )
+        webhooks = subprocess.Popen(
+            webhook_worker_command(env), cwd=ROOT, env=env, stdout=hooks, stderr=subprocess.STDOUT
         )
     deadline = time.monotonic() + 60
     while b"ready." not in log.read_bytes():
@@ -136,5 +137,7 @@ def worker(broker: dict[str, str], worker_log: Path) -> Iterator[subprocess.Pope
             raise RuntimeError(f"the worker did not start:\n{log.read_text()}")
         time.sleep(0.2)
     yield process
-    process.terminate()
-    process.wait(timeout=30)
+    for started in (process, webhooks):
+        started.terminate()
+    for started in (process, webhooks):
+        started.wait(timeout=30)

@@ -12,8 +12,10 @@ from celery import Celery
 
 from events.database import database_url, sqlalchemy_url
 from events.privileges import service_url
+from projections.notify import DELIVER
 from workers import broker
 from workers.logs import CLOCKS, REDRIVE, SWEEP, WEBHOOK_SWEEP, quiet_routine_sweeps
+from workers.queues import games_queue, of_run
 
 #: Seconds between outbox sweeps: the longest a bot turn waits if its relay was lost.
 SWEEP_EVERY = 5.0
@@ -46,7 +48,13 @@ app.conf.update(
         "clocks": {"task": CLOCKS, "schedule": CLOCK_EVERY},
         "webhook-sweep": {"task": WEBHOOK_SWEEP, "schedule": WEBHOOK_SWEEP_EVERY},
     },
-    task_default_queue=os.environ.get("KOTLIK_QUEUE", "kotlik"),
+    task_default_queue=games_queue(),
+    task_routes=(lambda name, *args, **kwargs: _route(name),),
     worker_hijack_root_logger=False,
 )
 quiet_routine_sweeps()
+
+
+def _route(task: str) -> dict[str, str] | None:
+    """Webhook deliveries go to the webhooks' queue of whatever games' queue the app is set to."""
+    return {"queue": of_run(app.conf.task_default_queue)[1]} if task == DELIVER else None

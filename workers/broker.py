@@ -31,6 +31,8 @@ from sqlalchemy import Engine, create_engine, make_url, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
 
+from workers import queues
+
 log = logging.getLogger(__name__)
 
 ALIAS = "kotlik-sqla"
@@ -189,14 +191,16 @@ def is_default(url: str) -> bool:
 
 
 def prepare(url: str, queue: str) -> None:
-    """Create the tables and declare ``queue`` now, before workers and web processes race to.
+    """Create the tables and declare the games' ``queue`` and its webhooks' queue now, before
+    workers and web processes race to.
 
     Only the default broker needs it: Redis and RabbitMQ create what they need atomically.
     """
     if not is_default(url):
         return
     with Connection(url) as conn:
-        conn.default_channel.queue_declare(queue=queue)
+        for name in queues.of_run(queue):
+            conn.default_channel.queue_declare(queue=name)
 
 
 def check(url: str, timeout: float = 2.0) -> None:

@@ -141,7 +141,7 @@ class Worker:
 
         self.starts += 1
         log = self.log
-        command = worker_command(self.concurrency, self.folder / "beat-schedule")
+        command = worker_command(self.concurrency, self.folder / "beat-schedule", self.env)
         with open(log, "wb") as out:
             self.process = subprocess.Popen(
                 command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True

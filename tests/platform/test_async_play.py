@@ -31,6 +31,8 @@ os.environ.setdefault("KOTLIK_WEBHOOK_BACKOFF", "1")
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "kupferkessel"
+#: How long the receiver's ``/slow`` endpoint takes to answer (a delivery times out at 10 s).
+SLOW_S = 8.0
 
 
 @pytest.fixture(scope="module")
@@ -54,16 +56,22 @@ def second_beat(broker: dict[str, str], tmp_path_factory: pytest.TempPathFactory
 
 
 class Receiver:
-    """A webhook receiver on 127.0.0.1: records every request; ``/flaky`` answers 500 once."""
+    """A webhook receiver on 127.0.0.1: records every request; ``/flaky`` answers 500 once, ``/slow``
+    takes :data:`SLOW_S` seconds to answer (``slow`` counts those it is still holding)."""
 
     def __init__(self) -> None:
         self.got: list[dict[str, Any]] = []
         self.failed: set[str] = set()
+        self.slow = 0
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 (http.server's name)
                 raw = self.rfile.read(int(self.headers["Content-Length"]))
+                if self.path == "/slow":
+                    receiver.slow += 1
+                    time.sleep(SLOW_S)
+                    receiver.slow -= 1
                 status = 200
                 if self.path == "/flaky" and self.path not in receiver.failed:
                     receiver.failed.add(self.path)
@@ -337,10 +345,12 @@ def test_webhooks_signed_exactly_once_and_retried_after_a_500(api: Client, recei
     assert guest_client.post(game_path(game, "/resign")).status == 201  # the guest's key resigns seat 1
     wait(lambda: receiver.at("/flaky") and len(receiver.at("/creator")) == 2, 30, "the deliveries")
     time.sleep(1.5)  # anything extra would have come by now
-    host_got = receiver.at("/host")
+    # Deliveries are sent side by side and may arrive in any order; ``delivery`` is the order made.
+    host_got = sorted(receiver.at("/host"), key=lambda got: got["body"]["delivery"])
     expected = (["your_turn"] if not guest_turn else []) + ["invite_claimed", "game_over"]
     assert [g["body"]["kind"] for g in host_got] == expected
-    assert [g["body"]["kind"] for g in receiver.at("/creator")] == ["invite_claimed", "game_over"]
+    creator_got = sorted(receiver.at("/creator"), key=lambda got: got["body"]["delivery"])
+    assert [g["body"]["kind"] for g in creator_got] == ["invite_claimed", "game_over"]
     assert len(receiver.at("/flaky", 500)) == 1 and len(receiver.at("/flaky")) == 1
     for got in host_got:
         verify(hook.body["secret"], got)
@@ -350,7 +360,7 @@ def test_webhooks_signed_exactly_once_and_retried_after_a_500(api: Client, recei
     verify(flaky.body["secret"], receiver.at("/flaky")[0])
     for got in receiver.at("/creator"):
         verify(creator_secret, got)
-    assert receiver.at("/host")[-1]["body"]["result"]["ended"] == [{"seat": 1, "reason": "resigned"}]
+    assert host_got[-1]["body"]["result"]["ended"] == [{"seat": 1, "reason": "resigned"}]
     deliveries = host_client.get("/api/v1/players/me/deliveries").body
     assert {d["status"] for d in deliveries} == {"delivered"}
     retried = [d for d in deliveries if d["url"].endswith("/flaky")]
@@ -383,3 +393,26 @@ def test_a_deadline_that_passed_while_no_worker_ran_is_acted_on(api: Client, poo
         conn.execute("UPDATE games SET deadline = now() - interval '1 hour' WHERE id = %s", (game["id"],))
     done = wait(lambda: (s := api.get(game_path(game)).body)["status"] == "finished" and s, 20, "the forfeit")
     assert done["result"]["ended"] == [{"seat": game["to_move"][0], "reason": "forfeit"}]
+
+
+def test_a_slow_webhook_endpoint_holds_up_no_bot(api: Client, receiver: Receiver) -> None:
+    """Deliveries have a worker of their own: with more of them hanging on a slow endpoint than
+    the games' worker has processes, a bot still answers at once."""
+    host, host_client = player(api, "Slow")
+    hook = host_client.post(
+        "/api/v1/players/me/webhooks", {"url": receiver.url + "/slow", "kinds": ["your_turn"]}
+    )
+    assert hook.status == 201
+    for _ in range(3):  # each tells the host it is their turn, and hangs
+        seats = [{"player": host["id"]}, {"name": "Bot", "bot": "default"}]
+        assert api.post("/api/v1/games", {"game": GAME, "seats": seats}).status == 201
+    wait(lambda: receiver.slow >= 3, 10, "three deliveries hanging on /slow")
+    game = create(api, GAME, [{"name": "Me"}, {"name": "Bot", "bot": "default"}])
+    me = api.seat(game["seats"][0]["token"])
+    while 0 in api.get(game_path(game)).body["to_move"]:
+        move(me, game)
+    started = time.monotonic()
+    wait(lambda: 1 not in api.get(game_path(game)).body["to_move"], SLOW_S, "the bot's turn")
+    answered = time.monotonic() - started
+    assert receiver.slow >= 1, "the slow deliveries ended before the bot was timed"
+    assert answered < SLOW_S / 2, f"the bot answered after {answered:.1f} s"

@@ -67,8 +67,12 @@ def _up(port: int, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
 
 
 def _workers(up: subprocess.Popen[bytes]) -> list[psutil.Process]:
-    """The Celery masters among ``up``'s children."""
-    return [c for c in descendants(up.pid) if c.ppid() == up.pid and "celery" in " ".join(c.cmdline())]
+    """The games' Celery masters among ``up``'s children (the webhooks' worker aside)."""
+    return [
+        c
+        for c in descendants(up.pid)
+        if c.ppid() == up.pid and "celery" in (line := " ".join(c.cmdline())) and "webhooks@" not in line
+    ]
 
 
 def test_kotlik_up_is_up_once_the_api_answers_and_restarts_a_killed_worker(
