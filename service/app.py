@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import orjson
 import swagger_ui_bundle
-from flask import Flask, current_app, send_from_directory
+from flask import Flask, send_from_directory
 from flask.json.provider import DefaultJSONProvider
 from flask.typing import ResponseReturnValue
-from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
 from events.database import create_pool
 from service import contract, cors, errors, game_docs, limits, ratelimit, schemas, webclient
+from service.catalog import blp as catalog
+from service.context import database_url
+from service.endings import blp as endings
+from service.exports import blp as exports
+from service.games import blp as games
+from service.health import blp as health
 from service.live import Listener
 from service.openapi import KotlikApi
+from service.players import blp as players
 
 API_PREFIX = "/api/v1"
 
@@ -49,13 +53,6 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     app.json = FastJSON(app)
     app.extensions["kotlik.pool"] = pool or create_pool()
     app.extensions["kotlik.listener"] = Listener(database_url(app)).start()
-
-    from service.catalog import blp as catalog
-    from service.endings import blp as endings
-    from service.exports import blp as exports
-    from service.games import blp as games
-    from service.health import blp as health
-    from service.players import blp as players
 
     api = KotlikApi(app)
     for blueprint in (games, endings, players, exports, catalog, health):
@@ -96,23 +93,3 @@ class FastJSON(DefaultJSONProvider):
         if set(kwargs) - {"separators"}:  # an indent or a sort order: the standard library's encoder
             return super().dumps(obj, **kwargs)
         return orjson.dumps(obj, default=self.default, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-def pool() -> ConnectionPool:
-    return current_app.extensions["kotlik.pool"]  # type: ignore[no-any-return]
-
-
-def listener() -> Listener:
-    return current_app.extensions["kotlik.listener"]  # type: ignore[no-any-return]
-
-
-def database_url(app: Flask | None = None) -> str:
-    """The pool's database, for the connection that LISTENs outside the pool."""
-    conninfo = (app or current_app).extensions["kotlik.pool"].conninfo
-    return conninfo if isinstance(conninfo, str) else conninfo()
-
-
-@contextmanager
-def connection() -> Iterator[Connection[Any]]:
-    with pool().connection() as conn:
-        yield conn

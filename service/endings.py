@@ -10,8 +10,8 @@ from flask_smorest import Blueprint
 
 from projections import commands, lobby, players
 from service import schemas
-from service.app import connection
 from service.auth import caller_seat
+from service.context import connection
 from service.feed import shown
 from service.games import created_answer
 from workers.relay import deliver

@@ -26,6 +26,7 @@ from projections.lobby import GameNotFound
 from projections.notify import RefusedUrl
 from projections.players import SeatTaken, UnknownPlayer
 from projections.tokens import TokenExpired
+from service.context import pool
 
 PROBLEMS = "https://kotlik.dev/problems/"
 
@@ -111,8 +112,6 @@ def _named_seats(detail: str) -> str:
     game_id = (request.view_args or {}).get("game_id") if has_request_context() else None
     if game_id is None or not _SEAT.search(detail):
         return detail
-    from service.app import pool  # the app imports this module
-
     try:
         with pool().connection(timeout=_NAMES_WAIT) as conn:
             seats = lobby.get(conn, game_id).seats

@@ -27,8 +27,8 @@ from projections.imports import GameExists, ImportRefused, NotImportable, NotVer
 from projections.lobby import GameRow
 from projections.verify import BadExport, parse
 from service import schemas
-from service.app import connection
 from service.auth import bearer, caller_seat
+from service.context import connection
 from service.errors import NotFound, Unauthorized, problem
 from service.feed import public_options, shown, shown_meta
 from service.games import summary

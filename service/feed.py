@@ -20,7 +20,7 @@ from events import StoredEvent, read
 from projections.cache import CACHE
 from projections.fold import PLATFORM, Folded
 from projections.lobby import GameRow
-from service.app import connection, listener
+from service.context import connection, listener
 
 #: How long one server-sent-events response stays open; clients reconnect with Last-Event-ID.
 STREAM_SECONDS = 300

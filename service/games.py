@@ -18,8 +18,8 @@ from projections.cache import CACHE
 from projections.fold import Folded, load, opening_version
 from projections.lobby import GameRow
 from service import bodies, contract, schemas
-from service.app import connection, listener
 from service.auth import caller_seat
+from service.context import connection, listener
 from service.errors import NotFound
 from service.feed import public_options, shown, stream
 from workers.relay import deliver

@@ -19,7 +19,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 from psycopg import Connection
 
-from service import app as service_app
+from service.context import pool
 from service.errors import problem
 from service.schemas import ProblemSchema
 
@@ -89,7 +89,7 @@ def _checks() -> dict[str, str]:
 @contextmanager
 def _transaction() -> Iterator[Connection[Any]]:
     """A pooled connection whose statements, and whose wait for it, end within ``TIMEOUT``."""
-    with service_app.pool().connection(timeout=TIMEOUT) as conn, conn.transaction():
+    with pool().connection(timeout=TIMEOUT) as conn, conn.transaction():
         conn.execute("SELECT set_config('statement_timeout', %s, true)", [str(int(TIMEOUT * 1000))])
         yield conn
 

@@ -12,8 +12,8 @@ from marshmallow import ValidationError
 
 from projections import lobby, notify, players, tokens
 from service import schemas
-from service.app import connection
 from service.auth import caller_player
+from service.context import connection
 from service.games import summary
 from workers.relay import deliver
 

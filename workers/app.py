@@ -35,8 +35,10 @@ def broker_url(database: str | None = None) -> str:
 
 
 app = Celery("kotlik", include=["workers.tasks"])
+# A promise, read when the app is first used: importing this module (every blueprint that hands
+# work to the queue does) must not start the embedded database that the default broker lives in.
+app.add_defaults(lambda: {"broker_url": broker_url()})
 app.conf.update(
-    broker_url=broker_url(),
     task_ignore_result=True,
     task_acks_late=True,
     task_reject_on_worker_lost=True,
