@@ -38,7 +38,7 @@ SECTIONS = {
     "raw": "durable one-row INSERT + COMMIT per transaction",
     "commands": "two-human Kupferkessel games over HTTP (only the POST /commands is timed)",
     "bots": "human vs the default bot: 201 → the bot's first event on /stream",
-    "load": "projections.fold.load of a long game, with and without snapshots",
+    "load": "projections.fold.state_at of a long game, with and without snapshots",
     "watchers": "open /stream and /state?wait long-polls over 50 games while they play (post-only)",
 }
 PROCESSES = (1, 4, 16)

@@ -23,7 +23,7 @@ import psycopg
 import games
 from events.database import create_pool, database_url, migrate
 from projections import commands, lobby
-from projections.fold import load
+from projections.fold import state_at
 
 
 def _scratch(server: str) -> tuple[str, str]:
@@ -57,7 +57,7 @@ def main() -> None:
                 ids.append(game_id)
                 while (row := lobby.get(conn, game_id)).status == "active":
                     seat = row.to_move[0]
-                    state = load(conn, game_id, rules).state
+                    state = state_at(conn, game_id, rules).state
                     command = rng.choice(rules.legal_actions(state, seat))
                     start = time.perf_counter()
                     commands.play(conn, game_id, seat, command, expected_version=row.version)
@@ -73,12 +73,12 @@ def main() -> None:
                 times = []
                 for _ in range(20):
                     start = time.perf_counter()
-                    load(conn, longest, rules)
+                    state_at(conn, longest, rules)
                     times.append(time.perf_counter() - start)
                 median = 1000 * statistics.median(times)
                 print(f"  fold of a {version}-event game {label}: median {median:.2f} ms")
             tracemalloc.start()
-            state = load(conn, longest, rules).state
+            state = state_at(conn, longest, rules).state
             current, peak = tracemalloc.get_traced_memory()
             tracemalloc.stop()
             print(f"  memory of one fold: peak {peak / 1024:.0f} KiB, state {current / 1024:.0f} KiB")

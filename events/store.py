@@ -189,21 +189,5 @@ def bodies(
     return [(version, {"type": type_, **data}) for version, type_, data in rows]
 
 
-def read_all(conn: Connection[Any], after: int = 0, limit: int = 1000) -> list[StoredEvent]:
-    """Events of every game after global ``position``, without ever skipping one.
-
-    Positions are taken at insert but become visible at commit, so a later position can be seen
-    before an earlier one commits. Reading only events written by transactions older than the
-    oldest still running (``pg_snapshot_xmin``) means nothing below the returned high-water mark
-    can appear later.
-    """
-    rows = conn.execute(
-        f"SELECT {_COLUMNS} FROM events WHERE position > %s "
-        "AND xid < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY position LIMIT %s",
-        (after, limit),
-    ).fetchall()
-    return [_event(r) for r in rows]
-
-
 def _event(row: Any) -> StoredEvent:
     return StoredEvent(**row)

@@ -25,7 +25,7 @@ from uuid import UUID
 from psycopg import Connection
 
 from events import StoredEvent, read
-from projections.fold import Folded, fold, load
+from projections.fold import Folded, fold, state_at
 from projections.lobby import GameRow
 
 #: How many of a game's newest events an entry keeps for streams and ``/events?after=``.
@@ -85,11 +85,11 @@ class StateCache:
         with self._folding[hash(game_id) % len(self._folding)]:
             entry = self.get(game_id)
             if entry is None:
-                folded = load(conn, game_id, game, at=version)
+                folded = state_at(conn, game_id, game, at=version)
                 self.put(game_id, folded)
                 return folded
             if entry.folded.version > version:  # the caller read the lobby before a newer commit
-                return load(conn, game_id, game, at=version)
+                return state_at(conn, game_id, game, at=version)
             if entry.folded.version == version:
                 return entry.folded
             tail = read(conn, game_id, after=entry.folded.version, upto=version)

@@ -69,7 +69,7 @@ class Played:
 
 def create_game(
     conn: Connection[Any],
-    game_id: str,
+    kind: str,
     seats: list[dict[str, Any]],
     options: dict[str, Any],
     *,
@@ -77,9 +77,10 @@ def create_game(
     webhooks: list[dict[str, Any]] | None = None,
     rematch_of: UUID | None = None,
 ) -> Created:
-    """A new game; seats may name a ``player`` (bound to it), ``clock`` is a parsed turn clock,
-    ``webhooks`` are the creator's for this game, ``rematch_of`` a finished game it follows."""
-    game = games.load(game_id)
+    """A new game of ``kind`` (``kupferkessel``...); seats may name a ``player`` (bound to it),
+    ``clock`` is a parsed turn clock, ``webhooks`` are the creator's for this game, ``rematch_of``
+    a finished game it follows. Elsewhere ``game_id`` is always one game's UUID."""
+    game = games.load(kind)
     _check_seats(game, seats, options)
     bound = {i: UUID(str(s["player"])) for i, s in enumerate(seats) if s.get("player")}
     if bound:
@@ -93,7 +94,7 @@ def create_game(
     new_id = uuid4()
     seats = [{"seat": i, "name": s["name"], "bot": s.get("bot")} for i, s in enumerate(seats)]
     created = {
-        "game": game_id,
+        "game": kind,
         "seats": seats,
         "options": options,
         "seed_sha256": seed_sha256,
@@ -101,7 +102,7 @@ def create_game(
     }
     meta = {"rules_version": game.INFO.rules_version}
     with conn.transaction():
-        lobby.insert(conn, new_id, game_id, game.INFO.rules_version, options, seats, seed, seed_sha256)
+        lobby.insert(conn, new_id, kind, game.INFO.rules_version, options, seats, seed, seed_sha256)
         issued = {s["seat"]: tokens.issue(conn, new_id, s["seat"]) for s in seats if not s["bot"]}
         if clock is not None:
             conn.execute("UPDATE games SET clock = %s WHERE id = %s", (Jsonb(clock), new_id))

@@ -37,7 +37,7 @@ def fold(game: ModuleType, events: Iterable[Event], state: Any = None) -> Any:
     return state
 
 
-def load(conn: Connection[Any], game_id: UUID, game: ModuleType, at: int | None = None) -> Folded:
+def state_at(conn: Connection[Any], game_id: UUID, game: ModuleType, at: int | None = None) -> Folded:
     """The state at version ``at`` (``None``: the newest), from the newest snapshot at or before it."""
     snapshot = conn.execute(
         "SELECT version, state FROM snapshots WHERE game_id = %s AND rules_version = %s "

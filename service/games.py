@@ -15,7 +15,7 @@ import games
 from events import StoredEvent, read
 from projections import clocks, commands, lobby
 from projections.cache import CACHE
-from projections.fold import Folded, load, opening_version
+from projections.fold import Folded, opening_version, state_at
 from projections.lobby import GameRow
 from service import bodies, contract, schemas
 from service.auth import caller_seat
@@ -152,7 +152,7 @@ def _state(conn: Connection[Any], row: GameRow, seat: int | None, at: int | None
     elif at < (opening := opening_version(conn, row.id)):
         raise ValidationError({"query": {"at": [f"the game is set up at version {opening}"]}})
     else:
-        folded = load(conn, row.id, game, at=at)
+        folded = state_at(conn, row.id, game, at=at)
     # A game ended by a resignation or a forfeit is over though its rules would play on.
     over = game.is_over(folded.state) or (at is None and row.over)
     body = {

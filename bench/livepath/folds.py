@@ -1,9 +1,9 @@
-"""State load time: ``projections.fold.load`` at 100, 1,000 and 10,000 events, with and without snapshots.
+"""State load time: ``projections.fold.state_at`` at 100, 1,000 and 10,000 events, with and without snapshots.
 
 No Kupferkessel game reaches 10,000 events (they end after 100–200), so the long game is Škoda
 kouzla with both seats passing whenever they may (``end_phase``, else a random legal body): a legal
 game that lasts as long as it is played. Its events are appended by ``projections.commands.play``
-on a pool, as the API appends them, and ``load(at=N)`` is then the state of an N-event game.
+on a pool, as the API appends them, and ``state_at(at=N)`` is then the state of an N-event game.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from psycopg_pool import ConnectionPool
 
 import games
 from projections import commands, lobby
-from projections.fold import load
+from projections.fold import state_at
 
 LONG_GAME = "skodakouzla"
 SIZES = (100, 1_000, 10_000)
@@ -52,7 +52,7 @@ def build(pool: ConnectionPool, target: int, budget: float, seed: int) -> Built:
             if row.status != "active":
                 break
             seat = row.to_move[0]
-            body = _passing(game.legal_actions(load(conn, game_id, game).state, seat), rng)
+            body = _passing(game.legal_actions(state_at(conn, game_id, game).state, seat), rng)
             version = commands.play(conn, game_id, seat, body, expected_version=row.version).version
     return Built(game_id, version, time.monotonic() - start)
 
@@ -60,12 +60,12 @@ def build(pool: ConnectionPool, target: int, budget: float, seed: int) -> Built:
 def _load_seconds(conn: Connection[Any], game_id: UUID, at: int) -> float:
     """The median time of ``load`` at version ``at`` over about MEASURE_SECONDS (three loads at least)."""
     game = games.load(LONG_GAME)
-    load(conn, game_id, game, at=at)  # untimed: the first load also warms caches and statements
+    state_at(conn, game_id, game, at=at)  # untimed: the first load also warms caches and statements
     times: list[float] = []
     deadline = time.monotonic() + MEASURE_SECONDS
     while len(times) < 3 or time.monotonic() < deadline:
         start = time.perf_counter()
-        load(conn, game_id, game, at=at)
+        state_at(conn, game_id, game, at=at)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 

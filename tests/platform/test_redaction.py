@@ -17,7 +17,7 @@ from httpclient import Client, create
 
 import games
 from events import read
-from projections.fold import PLATFORM, load
+from projections.fold import PLATFORM
 
 GAME = "skodakouzla"
 
@@ -25,7 +25,7 @@ GAME = "skodakouzla"
 def _oracle(pool: Any, game_id: UUID, seat: int | None, upto: int, state_at: int) -> list[dict[str, Any]]:
     rules = games.load(GAME)
     with pool.connection() as conn:
-        state = load(conn, game_id, rules, at=state_at).state
+        state = state_at(conn, game_id, rules, at=state_at).state
         events = read(conn, game_id, upto=upto)
     out = []
     for event in events:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 from uuid import UUID, uuid4
 
 import psycopg
 import pytest
 
-from events import CHANNEL, NewEvent, VersionConflict, append, read, read_all
+from events import CHANNEL, NewEvent, VersionConflict, append, read
 from events.outbox import enqueue, pending, relay
 from projections import lobby
 
@@ -92,35 +91,6 @@ def test_the_trigger_refuses_to_rewrite_history(pool: Any, statement: str) -> No
         with refused, conn.transaction():
             conn.execute(statement, (game_id,) if "%s" in statement else None)
         assert len(read(conn, game_id)) == 1
-
-
-def test_read_all_never_passes_an_uncommitted_position(pool: Any) -> None:
-    """A transaction that took a lower position but has not committed holds the high-water mark.
-
-    ``pg_snapshot_xmin`` is cluster-wide: on a shared server any transaction open in another
-    database holds it back too, so after the commit the test waits (bounded) for both to show,
-    and looks only at its own two games.
-    """
-    with pool.connection() as setup:
-        slow_game, fast_game = _game(setup), _game(setup)
-        start = max([e.position for e in read_all(setup, 0, limit=100000)], default=0)
-    ours = {slow_game, fast_game}
-    with pool.connection() as slow, pool.connection() as fast:
-        with slow.transaction():
-            append(slow, slow_game, 0, _events(1))
-            with fast.transaction():
-                append(fast, fast_game, 0, _events(1))
-            with pool.connection() as reader:
-                seen = [e.game_id for e in read_all(reader, start, limit=100000)]
-            assert fast_game not in seen and slow_game not in seen
-        deadline = time.monotonic() + 60
-        while True:
-            with pool.connection() as reader:
-                seen = [e.game_id for e in read_all(reader, start, limit=100000) if e.game_id in ours]
-            if len(seen) == 2 or time.monotonic() > deadline:
-                break
-            time.sleep(0.2)
-    assert seen == [slow_game, fast_game]
 
 
 def test_a_command_and_the_work_it_causes_commit_in_one_transaction(pool: Any) -> None:
