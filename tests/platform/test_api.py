@@ -66,7 +66,7 @@ def test_the_lobby_status_filter_lists_only_games_of_that_status(api: Client, po
     from games import load
     from games.rng import Rng
     from projections import commands, lobby
-    from projections.fold import load as fold
+    from projections.fold import state_at as fold
 
     rules = load(GAME)
     running, ended = create(api, GAME, HUMANS)["id"], create(api, GAME, HUMANS)["id"]

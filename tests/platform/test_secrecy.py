@@ -37,7 +37,7 @@ import games
 from events import StoredEvent, read
 from games.rng import Rng
 from projections import lobby
-from projections.fold import PLATFORM, load, opening_version
+from projections.fold import PLATFORM, opening_version, state_at
 
 #: Commands played per game by the default run: enough for a covered cauldron card, a drawn hand.
 COMMANDS = 8
@@ -136,7 +136,7 @@ class Oracle:
     def recalled(self, at: int) -> Any:
         assert self.row is not None
         with self.pool.connection() as conn:
-            then = load(conn, self.row.id, self.rules, at=at).state
+            then = state_at(conn, self.row.id, self.rules, at=at).state
         return self.rules.recall(self.state, then, self.seat)
 
     def hidden_options(self) -> dict[str, Any]:
@@ -174,7 +174,7 @@ def _strings(value: Any) -> set[str]:
 def _oracle(pool: Any, table: Table, seat: int | None) -> Oracle:
     with pool.connection() as conn:
         row = lobby.get(conn, table.id)
-        state = load(conn, table.id, table.rules, at=row.version).state
+        state = state_at(conn, table.id, table.rules, at=row.version).state
         events = read(conn, table.id, upto=row.version)
     return Oracle(row, state, events, seat, table.rules, pool)
 
@@ -300,7 +300,7 @@ def _answers_as_redacted(table: Table, pool: Any) -> None:
     for seat, answer in table.answers:
         at, first = answer["version"], answer["events"][0]["version"]
         with pool.connection() as conn:
-            state = load(conn, table.id, table.rules, at=at).state
+            state = state_at(conn, table.id, table.rules, at=at).state
             events = read(conn, table.id, after=first - 1, upto=at)
         oracle = Oracle(None, state, events, seat, table.rules, pool)
         assert _plain(answer["events"]) == [oracle.event(e, state) for e in events]
@@ -366,7 +366,7 @@ def test_a_replay_of_a_running_kupferkessel_cannot_rebuild_a_cauldron(live_url: 
         command = choose(view, client.get(f"{table.path}/actions").body, rng)
         assert client.post(f"{table.path}/commands", command).status == 201
     with pool.connection() as conn:
-        state = load(conn, table.id, table.rules).state
+        state = state_at(conn, table.id, table.rules).state
         opening = opening_version(conn, table.id)
         version = lobby.get(conn, table.id).version
     covered = {card for cauldron in state["cauldrons"] for card in cauldron[:-1]}
@@ -404,7 +404,7 @@ def test_a_running_games_seed_is_read_only_by_the_deciding_code_and_revealed_whe
         assert all(r.seed is None for r in page if r.status != "finished")
         row = lobby.get(conn, game_id)
         while row.status == "active":
-            state = load(conn, game_id, rules).state
+            state = state_at(conn, game_id, rules).state
             seat = row.to_move[0]
             actions = rules.legal_actions(state, seat)
             command = rules.BOTS["random"](rules.view(state, seat), actions, Rng(b"end", f"v{row.version}"))

@@ -118,10 +118,10 @@ def test_a_command_and_the_work_it_causes_commit_in_one_transaction(pool: Any) -
 
 def _first_action(conn: Any, game_id: UUID) -> dict[str, Any]:
     import games
-    from projections.fold import load
+    from projections.fold import state_at
 
     rules = games.load("kupferkessel")
-    return dict(rules.legal_actions(load(conn, game_id, rules).state, 0)[0])
+    return dict(rules.legal_actions(state_at(conn, game_id, rules).state, 0)[0])
 
 
 def test_append_notifies_listeners_at_commit(pool: Any, database_url: str) -> None:
