@@ -37,6 +37,7 @@ import games
 from events import StoredEvent, read
 from games.rng import Rng
 from projections import lobby
+from projections.commands import play_bot
 from projections.fold import PLATFORM, opening_version, state_at
 
 #: Commands played per game by the default run: enough for a covered cauldron card, a drawn hand.
@@ -55,10 +56,10 @@ def _cases() -> list[tuple[str, list[dict[str, Any]], dict[str, Any]]]:
             [*two, {"name": "C"}],
             {"animals": True, "animal_goals": 1, "arranged": {"witch_deck": ["W07", "W03", "W11", "W20"]}},
         ),
-        # The solo game: Ostara's seat is played through the API like any other (`ostara_turn`).
+        # The solo game: Ostara's seat is the bot `ostara`'s, moved here as the worker moves it.
         (
             "carodeni",
-            [{"name": "A"}, {"name": "Ostara"}],
+            [{"name": "A"}, {"name": "Ostara", "bot": "ostara"}],
             {"solo": True, "difficulty": "experienced", "arranged": {"ostara_tokens": [["O2", "O1"]]}},
         ),
         ("carcassonne", [*two, {"name": "C"}], {"arranged": ["U.1", "V.1", "X.1"]}),
@@ -320,15 +321,21 @@ def _play(table: Table, pool: Any, commands: int, seed: int) -> None:
         if not summary["to_move"]:
             break
         seat = summary["to_move"][0]
-        client = table.clients[seat]
-        view = client.get(f"{table.path}/state").body["view"]
-        command = choose(view, client.get(f"{table.path}/actions").body, rng)
-        reply = client.post(f"{table.path}/commands", {**command, "expected_version": summary["version"]})
-        assert reply.status == 201, (command, reply)
-        table.answers.append((seat, reply.body))
+        client = table.clients.get(seat)
+        if client is None:  # a bot's seat: its move as the worker makes it
+            with pool.connection() as conn:
+                played = play_bot(conn, table.id, seat, summary["version"])
+            assert played is not None, "the bot did not move"
+            version = played.version
+        else:
+            view = client.get(f"{table.path}/state").body["view"]
+            command = choose(view, client.get(f"{table.path}/actions").body, rng)
+            reply = client.post(f"{table.path}/commands", {**command, "expected_version": summary["version"]})
+            assert reply.status == 201, (command, reply)
+            table.answers.append((seat, reply.body))
+            version = reply.body["version"]
         if table.api.get(table.path).body["status"] != "active":
             break
-        version = reply.body["version"]
         last = n == commands - 1 or n % 10 == 9
         # Every version is replayed at the end (and every ten commands, in case the game ends
         # first); along the way, a few (the replay depends on now).
@@ -345,7 +352,7 @@ def _table(live_url: str, case: tuple[str, list[dict[str, Any]], dict[str, Any]]
     game_id, seats, options = case
     game = create(api, game_id, seats, options)
     clients: dict[int | None, Client] = {None: api}
-    clients.update({s["seat"]: api.seat(s["token"]) for s in game["seats"]})
+    clients.update({s["seat"]: api.seat(s["token"]) for s in game["seats"] if s["token"]})
     return Table(api, game, games.load(game_id), clients)
 
 
