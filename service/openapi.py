@@ -38,7 +38,7 @@ BODY_ERRORS = {
 TOO_MANY = "Too many writes (or wrong tokens) from this client; `Retry-After` says when to retry"
 
 WWW_AUTHENTICATE = {
-    "description": "`Bearer`; with `error=\"invalid_token\"` when a token was sent but holds no seat",
+    "description": '`Bearer`; with `error="invalid_token"` when a token was sent but holds no seat',
     "schema": {"type": "string"},
 }
 

@@ -30,11 +30,15 @@ def cors_api(pool: Any, broker: dict[str, str]) -> Iterator[Client]:
 
 def test_a_preflight_of_a_listed_origin_allows_what_a_client_sends(cors_api: Client) -> None:
     game = create(cors_api, "kupferkessel", [{"name": "A"}, {"name": "B"}])
-    reply = cors_api.request("OPTIONS", f"/api/v1/games/{game['id']}/commands", headers={
-        "Origin": ORIGIN,
-        "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "authorization, content-type, idempotency-key",
-    })
+    reply = cors_api.request(
+        "OPTIONS",
+        f"/api/v1/games/{game['id']}/commands",
+        headers={
+            "Origin": ORIGIN,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, content-type, idempotency-key",
+        },
+    )
     assert reply.status == 204
     assert reply.headers["Access-Control-Allow-Origin"] == ORIGIN
     assert "POST" in reply.headers["Access-Control-Allow-Methods"]
@@ -61,9 +65,14 @@ def test_an_unlisted_origin_gets_no_cors_headers(cors_api: Client) -> None:
     reply = cors_api.get("/api/v1/catalog", headers={"Origin": "https://evil.example"})
     assert reply.status == 200
     assert "Access-Control-Allow-Origin" not in reply.headers
-    preflight = cors_api.request("OPTIONS", "/api/v1/games", headers={
-        "Origin": "https://evil.example", "Access-Control-Request-Method": "POST",
-    })
+    preflight = cors_api.request(
+        "OPTIONS",
+        "/api/v1/games",
+        headers={
+            "Origin": "https://evil.example",
+            "Access-Control-Request-Method": "POST",
+        },
+    )
     assert "Access-Control-Allow-Origin" not in preflight.headers
     assert "Access-Control-Allow-Methods" not in preflight.headers
 
