@@ -1,8 +1,8 @@
 """The outbox: work for the task queue, written in the same transaction as the events it follows.
 
 The process that committed a row hands it to the broker right after the commit and marks it sent
-(:func:`deliver`); a periodic sweep (:func:`relay`) sends whatever a crashed process left behind.
-Several relays may run at once: ``SKIP LOCKED`` hands each row to one. Tasks are idempotent, so a
+(:func:`deliver`); a periodic sweep (:func:`sweep`) sends whatever a crashed process left behind.
+Several sweeps may run at once: ``SKIP LOCKED`` hands each row to one. Tasks are idempotent, so a
 row sent twice (by its writer and a sweep, or sent and then the mark lost) does no harm.
 """
 
@@ -54,7 +54,7 @@ def deliver(conn: Connection[Any], queued: Sequence[Queued], send: Callable[[str
     return len(sent)
 
 
-def relay(conn: Connection[Any], send: Callable[[str, list[Any]], None], limit: int = 100) -> int:
+def sweep(conn: Connection[Any], send: Callable[[str, list[Any]], None], limit: int = 100) -> int:
     """Send unsent rows through ``send(task, args)`` and mark them; returns how many were sent.
 
     A row whose ``send`` raises stays unsent (its attempt counted) for the next sweep.

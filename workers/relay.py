@@ -1,4 +1,5 @@
-"""Handing work to the broker: right after a commit, from the outbox sweep, and again for stalled games."""
+"""Handing work to the broker: right after a commit (`deliver`), by the periodic outbox sweep (`sweep`),
+and again for games stalled on a lost task (`redrive`)."""
 
 from __future__ import annotations
 
@@ -35,11 +36,12 @@ def deliver(conn: Connection[Any], queued: Sequence[outbox.Queued]) -> None:
         log.warning("the broker refused %d task(s); the sweep will resend", len(queued) - sent)
 
 
-def flush(conn: Connection[Any]) -> int:
-    return outbox.relay(conn, send)
+def sweep(conn: Connection[Any]) -> int:
+    """Send what no process handed over after its commit (:func:`events.outbox.sweep`)."""
+    return outbox.sweep(conn, send)
 
 
-def resend_stalled(conn: Connection[Any], idle_seconds: float) -> int:
+def redrive(conn: Connection[Any], idle_seconds: float) -> int:
     """Send again the tasks of games waiting on a worker for ``idle_seconds``; how many were sent.
 
     A task can die with a killed worker or an emptied broker after its outbox row was marked

@@ -14,10 +14,10 @@ from psycopg_pool import ConnectionPool
 from events.database import create_pool
 from events.outbox import Queued
 from projections import clocks, commands, lobby, notify
-from workers import webhooks
+from workers import relay, webhooks
 from workers.app import app
 from workers.logs import CLOCKS, REDRIVE, SWEEP, WEBHOOK_SWEEP
-from workers.relay import deliver, flush, resend_stalled, send
+from workers.relay import deliver, send
 
 log = get_task_logger(__name__)
 
@@ -100,9 +100,9 @@ def webhook_sweep() -> int:
 
 @app.task(name=SWEEP, acks_late=True)
 def sweep() -> int:
-    """Re-send what no process relayed (a crash between commit and send, a broker outage)."""
+    """Re-send what no process handed over (a crash between commit and send, a broker outage)."""
     with _pool().connection() as conn:
-        resent = flush(conn)
+        resent = relay.sweep(conn)
     if resent:
         log.warning("the outbox sweep re-sent %d task(s) the broker had not got", resent)
     return resent
@@ -117,7 +117,7 @@ STALLED_AFTER = float(os.environ.get("KOTLIK_STALLED_AFTER", "30"))
 def redrive(idle_seconds: float = STALLED_AFTER) -> int:
     """Send again the task of every game that has waited on a worker for ``idle_seconds``."""
     with _pool().connection() as conn:
-        resent = resend_stalled(conn, idle_seconds)
+        resent = relay.redrive(conn, idle_seconds)
     if resent:
         log.warning("re-sent %d task(s) of games that waited on a worker too long", resent)
     return resent

@@ -10,7 +10,7 @@ import psycopg
 import pytest
 
 from events import CHANNEL, NewEvent, VersionConflict, append, read
-from events.outbox import enqueue, pending, relay
+from events.outbox import enqueue, pending, sweep
 from projections import lobby
 
 
@@ -135,9 +135,9 @@ def test_append_notifies_listeners_at_commit(pool: Any, database_url: str) -> No
     assert payloads == [f"{game_id}:3"]
 
 
-def test_outbox_relays_each_row_once_and_keeps_failures(pool: Any) -> None:
+def test_the_outbox_sweep_sends_each_row_once_and_keeps_failures(pool: Any) -> None:
     with pool.connection() as conn:
-        relay(conn, lambda task, args: None)  # earlier tests' rows
+        sweep(conn, lambda task, args: None)  # earlier tests' rows
         enqueue(conn, "t.ok", [1])
         enqueue(conn, "t.fail", [2])
         sent: list[tuple[str, list[Any]]] = []
@@ -147,8 +147,8 @@ def test_outbox_relays_each_row_once_and_keeps_failures(pool: Any) -> None:
                 raise ConnectionError("broker down")
             sent.append((task, args))
 
-        assert relay(conn, send) == 1
+        assert sweep(conn, send) == 1
         assert sent == [("t.ok", [1])]
         assert pending(conn) == 1
-        assert relay(conn, lambda task, args: sent.append((task, args))) == 1
+        assert sweep(conn, lambda task, args: sent.append((task, args))) == 1
         assert sent[-1] == ("t.fail", [2]) and pending(conn) == 0

@@ -12,7 +12,7 @@ from httpclient import Client, create, play_to_end
 
 from events.outbox import pending
 from projections import commands, lobby
-from workers.relay import resend_stalled
+from workers.relay import redrive
 
 GAME = "kupferkessel"
 
@@ -81,9 +81,9 @@ def test_a_game_whose_bot_task_was_lost_is_driven_again(pool: Any, worker: Any) 
         conn.execute(
             "UPDATE outbox SET sent_at = now() WHERE id = ANY(%s)", ([q.id for q in created.queued],)
         )
-        assert resend_stalled(conn, 30) == 0  # not idle long enough yet
+        assert redrive(conn, 30) == 0  # not idle long enough yet
         conn.execute("UPDATE games SET updated_at = now() - interval '1 minute' WHERE id = %s", (game_id,))
-        assert resend_stalled(conn, 30) >= 1
+        assert redrive(conn, 30) >= 1
     deadline = time.monotonic() + 60
     while (row := _row(pool, game_id)).version == created.game.version and time.monotonic() < deadline:
         time.sleep(0.2)
