@@ -1,8 +1,9 @@
 """A decision's whole write as one statement: its events, the lobby row, a snapshot, the clock, the
 outbox (bot turns, scoring, webhook notices) and the idempotency key.
 
-One statement is one transaction, so a command costs two round trips (the lobby read it decided
-on, and this) or, for a game this process has just played, one. Every part hangs on the lobby row's
+A statement outside a transaction block is a transaction of its own, so a command costs two round
+trips (the lobby read it decided on, and this) or, for a game this process has just played, one;
+creating a game and resigning run it inside theirs. Every part hangs on the lobby row's
 update, which only takes a row still at the version the decision was made at and still running:
 if another write came first, nothing at all is written, and the caller decides again. The events'
 primary key stands behind it. Which parts a write has depends on what the decision caused;
@@ -71,10 +72,10 @@ def save(conn: Connection[Any], write: Write) -> tuple[list[StoredEvent], list[Q
     try:
         with conn.cursor(row_factory=tuple_row) as cur:
             rows = cur.execute(_statement(write), _parameters(write)).fetchall()
-    except errors.UniqueViolation as e:
+    except errors.UniqueViolation as e:  # the guard's backstop; a transaction around it is now spent
         if e.diag.table_name != "events":
             raise
-        rows = []
+        raise Stale(write.game_id, write.at) from e
     appended = sorted((r for r in rows if r[0] == "event"), key=lambda r: r[1])
     if not appended:
         raise Stale(write.game_id, write.at, current_version(conn, write.game_id))
