@@ -17,15 +17,15 @@ from httpclient import Client, create
 
 import games
 from events import read
-from projections.fold import PLATFORM
+from projections.fold import PLATFORM, state_at
 
 GAME = "skodakouzla"
 
 
-def _oracle(pool: Any, game_id: UUID, seat: int | None, upto: int, state_at: int) -> list[dict[str, Any]]:
+def _oracle(pool: Any, game_id: UUID, seat: int | None, upto: int, redacted_at: int) -> list[dict[str, Any]]:
     rules = games.load(GAME)
     with pool.connection() as conn:
-        state = state_at(conn, game_id, rules, at=state_at).state
+        state = state_at(conn, game_id, rules, at=redacted_at).state
         events = read(conn, game_id, upto=upto)
     out = []
     for event in events:
