@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import random
+import time
 import urllib.request
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -314,6 +315,7 @@ def _play(table: Table, pool: Any, commands: int, seed: int) -> None:
     picks = random.Random(seed)
     with pool.connection() as conn:
         opening = opening_version(conn, table.id)
+    _let_bots_move(table, pool)
     seen = _check(table, pool, replays=range(opening, opening + 1), stream=False)
     hides = any(seen[a] != seen[b] for a in seen for b in seen if a != b)
     for n in range(commands):
@@ -321,21 +323,17 @@ def _play(table: Table, pool: Any, commands: int, seed: int) -> None:
         if not summary["to_move"]:
             break
         seat = summary["to_move"][0]
-        client = table.clients.get(seat)
-        if client is None:  # a bot's seat: its move as the worker makes it
-            with pool.connection() as conn:
-                played = play_bot(conn, table.id, seat, summary["version"])
-            assert played is not None, "the bot did not move"
-            version = played.version
-        else:
-            view = client.get(f"{table.path}/state").body["view"]
-            command = choose(view, client.get(f"{table.path}/actions").body, rng)
-            reply = client.post(f"{table.path}/commands", {**command, "expected_version": summary["version"]})
-            assert reply.status == 201, (command, reply)
-            table.answers.append((seat, reply.body))
-            version = reply.body["version"]
-        if table.api.get(table.path).body["status"] != "active":
+        client = table.clients[seat]
+        view = client.get(f"{table.path}/state").body["view"]
+        command = choose(view, client.get(f"{table.path}/actions").body, rng)
+        reply = client.post(f"{table.path}/commands", {**command, "expected_version": summary["version"]})
+        assert reply.status == 201, (command, reply)
+        table.answers.append((seat, reply.body))
+        _let_bots_move(table, pool)
+        summary = table.api.get(table.path).body
+        if summary["status"] != "active":
             break
+        version = summary["version"]
         last = n == commands - 1 or n % 10 == 9
         # Every version is replayed at the end (and every ten commands, in case the game ends
         # first); along the way, a few (the replay depends on now).
@@ -345,6 +343,18 @@ def _play(table: Table, pool: Any, commands: int, seed: int) -> None:
         hides = hides or any(seen[a] != seen[b] for a in seen for b in seen if a != b)
     _answers_as_redacted(table, pool)
     assert hides, "the seats must see differently, or this game proves nothing"
+
+
+def _let_bots_move(table: Table, pool: Any) -> None:
+    """Until a person is to move, move the bots' seats (solo Čarodění's Ostara) as the worker does;
+    the session's worker, if one runs, may be first, so every check sees a game at rest."""
+    while (summary := table.api.get(table.path).body)["to_move"]:
+        seat = summary["to_move"][0]
+        if seat in table.clients:
+            return
+        with pool.connection() as conn:
+            if play_bot(conn, table.id, seat, summary["version"]) is None:
+                time.sleep(0.05)  # the worker moved (or is moving) first
 
 
 def _table(live_url: str, case: tuple[str, list[dict[str, Any]], dict[str, Any]]) -> Table:
