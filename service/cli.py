@@ -47,7 +47,8 @@ def worker_command(
 ) -> list[str]:
     """A Celery worker for the games' queue (bots, scoring, clocks, sweeps) of the process that
     will run with ``env``; with a beat ``schedule`` file it also runs the periodic sweeps."""
-    command = [*_CELERY, "--queues", games_queue(env), "--concurrency", str(concurrency)]
+    command = [*_CELERY, "--queues", games_queue(env), "--hostname", "games@%h"]
+    command += ["--concurrency", str(concurrency)]
     if schedule is not None:
         schedule.parent.mkdir(parents=True, exist_ok=True)
         command += ["--beat", "--schedule", str(schedule)]

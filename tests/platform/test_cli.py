@@ -66,6 +66,10 @@ def _up(port: int, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     return kotlik(["up", "--port", str(port), "--workers", "1", "--concurrency", "1"], env, log)
 
 
+#: The line the games' worker logs once it consumes (the webhooks' worker logs its own).
+GAMES_READY = f"games@{socket.gethostname()} ready."
+
+
 def _workers(up: subprocess.Popen[bytes]) -> list[psutil.Process]:
     """The games' Celery masters among ``up``'s children (the webhooks' worker aside)."""
     return [
@@ -86,13 +90,13 @@ def test_kotlik_up_is_up_once_the_api_answers_and_restarts_a_killed_worker(
     try:
         wait_for_line(up, log, "Kotlík is up", 60)
         assert api.get("/health", timeout=2).body == {"status": "ok"}, "up before /health answered"
-        wait_for_line(up, log, " ready.", 60)
+        wait_for_line(up, log, GAMES_READY, 60)
         (first,) = _workers(up)
         children = descendants(up.pid)
         first.kill()
         wait_for_line(up, log, "the worker was killed by SIGKILL; restarting it", 10)
         assert api.get("/api/v1/catalog", timeout=5).status == 200
-        wait_for_line(up, log, " ready.", 60, count=2)
+        wait_for_line(up, log, GAMES_READY, 60, count=2)
         (second,) = _workers(up)
         assert second.pid != first.pid and up.poll() is None
         children += descendants(up.pid)
