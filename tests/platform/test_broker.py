@@ -59,8 +59,8 @@ def test_workers_started_at_once_on_a_fresh_database_all_come_up(server_url: str
         logs = [tmp_path / f"worker-{i}.log" for i in range(3)]
         workers = [kotlik(["worker", "--concurrency", "1"], env, log) for log in logs]
         try:
-            for worker, log in zip(workers, logs, strict=True):
-                wait_for_line(worker, log, " ready.", 90)
+            for worker, log in zip(workers, logs, strict=True):  # its games' and webhooks' workers
+                wait_for_line(worker, log, " ready.", 90, count=2)
             children = [c for w in workers for c in descendants(w.pid)]
             for worker in workers:
                 worker.terminate()
