@@ -8,13 +8,16 @@ listener (``newest``) has heard of nothing newer: the worst case the one-round-t
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import pytest
+from psycopg.types.json import Jsonb
 
+from events import NewEvent
 from games.interface import NotYourTurn
-from projections import commands
+from projections import commands, players, writes
 from projections.cache import CACHE
 
 
@@ -29,12 +32,15 @@ def _log(conn: Any, game_id: UUID) -> dict[str, Any]:
     def count(sql: str) -> int:
         return int(conn.execute(sql, (game_id,)).fetchone()["n"])
 
-    lobby = conn.execute("SELECT version, to_move, status FROM games WHERE id = %s", (game_id,)).fetchone()
+    lobby = conn.execute(
+        "SELECT version, to_move, status, deadline, warned FROM games WHERE id = %s", (game_id,)
+    ).fetchone()
     return {
         "lobby": dict(lobby),
         "events": count("SELECT count(*) AS n FROM events WHERE game_id = %s"),
         "keys": count("SELECT count(*) AS n FROM commands WHERE game_id = %s"),
         "outbox": count("SELECT count(*) AS n FROM outbox WHERE args->>0 = %s::text"),
+        "deliveries": count("SELECT count(*) AS n FROM deliveries WHERE body->>'game_id' = %s::text"),
     }
 
 
@@ -95,3 +101,43 @@ def test_a_command_that_fits_the_fresh_state_is_written_once_at_the_right_versio
     assert after["lobby"]["version"] == played.version
     assert after["events"] == before["events"] + len(played.events)
     assert CACHE.get(game_id).folded.version == played.version
+
+
+def test_a_write_at_a_version_the_game_has_left_writes_no_part_of_itself(
+    pool: Any, stale_game: dict[str, Any]
+) -> None:
+    """Every part of a write hangs on the lobby row's guard: events, lobby, snapshot, idempotency
+    key, outbox rows and webhook deliveries alike."""
+    game_id, behind = stale_game["id"], stale_game["behind"]
+    stale = writes.Write(
+        game_id,
+        behind.folded.version,
+        [NewEvent("Nothing", {}, {})],
+        [0],
+        "active",
+        snapshot=(1, {"any": "state"}),
+        clock="set",
+        seconds=60.0,
+        work=[("bots.play_turn", [str(game_id), 1, behind.folded.version + 1])],
+        notice=writes.Notice("your_turn", {"version": behind.folded.version + 1}, None),
+        key=("k-stale", "hash", 0),
+    )
+    with pool.connection() as conn:
+        # Webhooks of the game's own and of a player at seat 0, so the notice has two ways to go.
+        player, _ = players.create(conn, "Hooked")
+        players.bind(conn, game_id, 0, player.id)
+        for game, player_id in ((game_id, None), (None, player.id)):
+            conn.execute(
+                "INSERT INTO webhooks (id, game_id, player_id, url, secret, kinds) "
+                "VALUES (%s, %s, %s, 'https://hooks.example/kotlik', 'secret', %s)",
+                (uuid4(), game, player_id, Jsonb(["your_turn"])),
+            )
+        before = _log(conn, game_id)
+        snapshots = "SELECT count(*) AS n FROM snapshots WHERE game_id = %s"
+        had = conn.execute(snapshots, (game_id,)).fetchone()["n"]
+        ahead = replace(stale, at=before["lobby"]["version"] + 5)  # a version the game never reached
+        for write in (stale, ahead):
+            with pytest.raises(writes.Stale):
+                writes.save(conn, write)
+            assert _log(conn, game_id) == before
+        assert conn.execute(snapshots, (game_id,)).fetchone()["n"] == had
