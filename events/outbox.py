@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from psycopg import Connection
-from psycopg.types.json import Jsonb
 
 
 @dataclass(frozen=True)
@@ -23,14 +22,6 @@ class Queued:
     id: int
     task: str
     args: list[Any]
-
-
-def enqueue(conn: Connection[Any], task: str, args: list[Any]) -> Queued:
-    row = conn.execute(
-        "INSERT INTO outbox (task, args) VALUES (%s, %s) RETURNING id", (task, Jsonb(args))
-    ).fetchone()
-    assert row is not None
-    return Queued(int(row["id"]), task, args)
 
 
 def deliver(conn: Connection[Any], queued: Sequence[Queued], send: Callable[[str, list[Any]], None]) -> int:

@@ -7,6 +7,7 @@ SQLAlchemy transport, so one database is all a single machine needs.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from celery import Celery
 
@@ -34,6 +35,12 @@ def broker_url(database: str | None = None) -> str:
     return configured or f"{broker.ALIAS}+{sqlalchemy_url(database or service_url(database_url()))}"
 
 
+def _route(name: str, *args: Any, **kwargs: Any) -> dict[str, str] | None:
+    """Webhook deliveries go to the webhooks' queue of whatever games' queue the app is set to
+    (a Celery router: the task's name, then what Celery adds)."""
+    return {"queue": of_run(app.conf.task_default_queue)[1]} if name == DELIVER else None
+
+
 app = Celery("kotlik", include=["workers.tasks"])
 # A promise, read when the app is first used: importing this module (every blueprint that hands
 # work to the queue does) must not start the embedded database that the default broker lives in.
@@ -51,12 +58,7 @@ app.conf.update(
         "webhook-sweep": {"task": WEBHOOK_SWEEP, "schedule": WEBHOOK_SWEEP_EVERY},
     },
     task_default_queue=games_queue(),
-    task_routes=(lambda name, *args, **kwargs: _route(name),),
+    task_routes=(_route,),
     worker_hijack_root_logger=False,
 )
 quiet_routine_sweeps()
-
-
-def _route(task: str) -> dict[str, str] | None:
-    """Webhook deliveries go to the webhooks' queue of whatever games' queue the app is set to."""
-    return {"queue": of_run(app.conf.task_default_queue)[1]} if task == DELIVER else None
