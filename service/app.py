@@ -22,6 +22,7 @@ from service.health import blp as health
 from service.live import Listener
 from service.openapi import KotlikApi
 from service.players import blp as players
+from service.rows import Rows
 
 API_PREFIX = "/api/v1"
 
@@ -52,7 +53,8 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     app.config.update(config)
     app.json = FastJSON(app)
     app.extensions["kotlik.pool"] = pool or create_pool()
-    app.extensions["kotlik.listener"] = Listener(database_url(app)).start()
+    app.extensions["kotlik.listener"] = listener = Listener(database_url(app)).start()
+    app.extensions["kotlik.rows"] = Rows(listener, app.extensions["kotlik.pool"].connection)
 
     api = KotlikApi(app)
     for blueprint in (games, endings, players, exports, catalog, health):

@@ -1,4 +1,5 @@
-"""What a request reaches through the running app: its connection pool and its listener.
+"""What a request reaches through the running app: its connection pool, its listener and the
+lobby rows its long-polls share.
 
 The app puts them in ``app.extensions`` when it is made (:func:`service.app.create_app`); the
 blueprints reach them here, so that no blueprint imports the module that imports it.
@@ -15,6 +16,7 @@ from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
 from service.live import Listener
+from service.rows import Rows
 
 
 def pool() -> ConnectionPool:
@@ -23,6 +25,10 @@ def pool() -> ConnectionPool:
 
 def listener() -> Listener:
     return current_app.extensions["kotlik.listener"]  # type: ignore[no-any-return]
+
+
+def rows() -> Rows:
+    return current_app.extensions["kotlik.rows"]  # type: ignore[no-any-return]
 
 
 def database_url(app: Flask | None = None) -> str:

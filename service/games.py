@@ -19,7 +19,7 @@ from projections.fold import Folded, opening_version, state_at
 from projections.lobby import GameRow
 from service import bodies, contract, schemas
 from service.auth import caller_seat
-from service.context import connection, listener
+from service.context import connection, listener, rows
 from service.errors import NotFound
 from service.feed import public_options, shown, stream
 from workers.relay import deliver
@@ -62,7 +62,7 @@ def _etag(version: int) -> dict[str, str]:
 
 @blp.route("")
 class Games(MethodView):
-    @blp.arguments(schemas.CreateGameSchema)
+    @blp.arguments(schemas.CreateGameSchema())
     @blp.response(201, schemas.CreatedGameSchema)
     @blp.alt_response(422, schema=schemas.ProblemSchema)
     def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
@@ -81,7 +81,7 @@ class Games(MethodView):
             deliver(conn, created.queued)
         return created_answer(created)
 
-    @blp.arguments(schemas.LobbyQuerySchema, location="query")
+    @blp.arguments(schemas.LobbyQuerySchema(), location="query")
     @blp.response(200, schemas.GameSummarySchema(many=True))
     @blp.paginate()
     def get(self, query: dict[str, Any], pagination_parameters: Any) -> list[dict[str, Any]]:
@@ -111,7 +111,7 @@ class Game(MethodView):
 
 @blp.route("/<uuid:game_id>/state")
 class State(MethodView):
-    @blp.arguments(schemas.StateQuerySchema, location="query")
+    @blp.arguments(schemas.StateQuerySchema(), location="query")
     @blp.response(200, schemas.StateSchema)
     @blp.alt_response(304, description="not modified (If-None-Match, or nothing new within wait)")
     @blp.alt_response(401, schema=schemas.ProblemSchema)
@@ -125,18 +125,31 @@ class State(MethodView):
         """
         at = query.get("at")
         known = query.get("since", _etag_version())
+        if at is None and known is not None and query.get("wait"):
+            return _long_poll(game_id, known, query["wait"])
         with connection() as conn:
             row = lobby.get(conn, game_id)
             seat = caller_seat(conn, game_id, required=False)
             if at is not None or known is None or row.version > known:
                 return _state(conn, row, seat, at)
-            if not query.get("wait"):
-                return _not_modified(row.version)
-        # Wait with no connection held; the listener wakes this request when the game moves.
-        if listener().wait(game_id, known, query["wait"]) is None:
-            return _not_modified(row.version)
-        with connection() as conn:
-            return _state(conn, lobby.get(conn, game_id), seat, None)
+        return _not_modified(row.version)
+
+
+def _long_poll(game_id: UUID, known: int, wait: float) -> Any:
+    """The state once the game passes ``known``, or 304 after ``wait`` seconds.
+
+    It waits with no connection held, and its game's long-polls share one read of the lobby
+    row per version (:mod:`service.rows`).
+    """
+    with connection() as conn:
+        seat = caller_seat(conn, game_id, required=False)
+    row = rows().past(game_id, known)
+    if row is None and listener().wait(game_id, known, wait) is not None:
+        row = rows().past(game_id, known)
+    if row is None:
+        return _not_modified(known)
+    with connection() as conn:
+        return _state(conn, row, seat, None)
 
 
 def _not_modified(version: int) -> Response:
@@ -262,7 +275,7 @@ class Commands(MethodView):
 
 @blp.route("/<uuid:game_id>/events")
 class Events(MethodView):
-    @blp.arguments(schemas.EventsQuerySchema, location="query")
+    @blp.arguments(schemas.EventsQuerySchema(), location="query")
     @blp.response(200, schemas.EventSchema(many=True))
     @blp.alt_response(401, schema=schemas.ProblemSchema)
     @blp.doc(security=[{"seat": []}, {}])

@@ -37,6 +37,8 @@ class Listener:
         self._waiters: dict[UUID, set[threading.Event]] = {}
         self._lock = threading.Lock()
         self._listening = threading.Event()
+        #: Counts the LISTENs: a mark taken at one and still current has heard every commit since.
+        self._epoch = 0
 
     def start(self, timeout: float = 10.0) -> Listener:
         threading.Thread(target=self._run, name="kotlik-listener", daemon=True).start()
@@ -70,6 +72,15 @@ class Listener:
         """The newest version of the game this process has heard of (0: none since it started)."""
         return self._latest.get(game_id, 0)
 
+    def mark(self) -> int | None:
+        """A mark of now, if the listener is listening: see :meth:`unbroken`."""
+        return self._epoch if self._listening.is_set() else None
+
+    def unbroken(self, mark: int | None) -> bool:
+        """Whether the listener has listened without a break since ``mark`` was taken, so that
+        every commit since then has been heard (or is on its way)."""
+        return mark is not None and self._listening.is_set() and mark == self._epoch
+
     def waiting(self) -> int:
         with self._lock:
             return sum(len(w) for w in self._waiters.values())
@@ -91,6 +102,7 @@ class Listener:
             try:
                 with psycopg.connect(self.url, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    self._epoch += 1
                     self._catch_up(conn)
                     self._listening.set()
                     backoff = 0.1

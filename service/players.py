@@ -28,7 +28,7 @@ _KEY: list[dict[str, list[str]]] = [{"player": []}]
 
 @blp.route("/players")
 class Players(MethodView):
-    @blp.arguments(schemas.PlayerRequestSchema)
+    @blp.arguments(schemas.PlayerRequestSchema())
     @blp.response(201, schemas.CreatedPlayerSchema)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a player; its bearer key is shown only in this response (only a hash is kept)."""
@@ -50,7 +50,7 @@ class Me(MethodView):
 
 @blp.route("/players/me/games")
 class MyGames(MethodView):
-    @blp.arguments(schemas.PlayerGamesQuerySchema, location="query")
+    @blp.arguments(schemas.PlayerGamesQuerySchema(), location="query")
     @blp.response(200, schemas.PlayerGameSchema(many=True))
     @blp.alt_response(401, schema=schemas.ProblemSchema)
     @blp.paginate()
@@ -69,7 +69,7 @@ class MyGames(MethodView):
 
 @blp.route("/players/me/webhooks")
 class MyWebhooks(MethodView):
-    @blp.arguments(schemas.WebhookRequestSchema)
+    @blp.arguments(schemas.WebhookRequestSchema())
     @blp.response(201, schemas.CreatedWebhookSchema)
     @blp.alt_response(401, schema=schemas.ProblemSchema)
     @blp.alt_response(422, schema=schemas.ProblemSchema)
@@ -102,7 +102,7 @@ class MyDeliveries(MethodView):
 
 @blp.route("/games/<uuid:game_id>/claim")
 class Claim(MethodView):
-    @blp.arguments(schemas.ClaimSchema)
+    @blp.arguments(schemas.ClaimSchema())
     @blp.response(200, schemas.ClaimedSchema)
     @blp.alt_response(401, schema=schemas.ProblemSchema)
     @blp.alt_response(404, schema=schemas.ProblemSchema)

@@ -1,0 +1,87 @@
+"""The newest lobby row this process has read of each game, shared by the game's long-polls.
+
+When a game moves, all its long-polls wake at once. The first to ask reads the row and the others
+take that row, so a hundred waiters cost one query, not a hundred. A long-poll that comes back for
+the version it has seen waits without a query while the process's listener has heard of nothing
+newer since the row was read (:meth:`service.live.Listener.unbroken`).
+
+The row is shared only with a caller whose known version it has passed, or who has seen exactly
+its version while the listener says nothing has happened since. So a row read a moment ago never
+holds back a version the caller has seen elsewhere, for example in the 201 of another process.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from psycopg import Connection
+
+from projections import lobby
+from projections.lobby import GameRow
+from service.live import Listener
+
+#: How many games' rows a process keeps (a row is a few hundred bytes).
+REMEMBERED = 10_000
+
+
+@dataclass(frozen=True)
+class _Read:
+    row: GameRow
+    #: The listener's mark taken before the row was read (``None``: it was not listening).
+    mark: int | None
+
+
+class Rows:
+    def __init__(
+        self, listener: Listener, connect: Callable[[], AbstractContextManager[Connection[Any]]]
+    ) -> None:
+        self.listener = listener
+        self.connect = connect
+        self._reads: OrderedDict[UUID, _Read] = OrderedDict()
+        self._lock = threading.Lock()
+        self._reading = [threading.Lock() for _ in range(64)]
+
+    def past(self, game_id: UUID, known: int) -> GameRow | None:
+        """The game's row if the game is past version ``known``; ``None`` if it is not.
+
+        Raises :class:`projections.lobby.GameNotFound` for a game that does not exist.
+        """
+        answered, row = self._answer(game_id, known)
+        if answered:
+            return row
+        with self._reading[hash(game_id) % len(self._reading)]:
+            answered, row = self._answer(game_id, known)  # another waiter may have read it meanwhile
+            if answered:
+                return row
+            mark = self.listener.mark()
+            with self.connect() as conn:
+                row = lobby.get(conn, game_id)
+            self._remember(game_id, _Read(row, mark))
+        return row if row.version > known else None
+
+    def _answer(self, game_id: UUID, known: int) -> tuple[bool, GameRow | None]:
+        """``(True, row or None)`` when the remembered row answers for ``known``, else ``(False, None)``."""
+        with self._lock:
+            read = self._reads.get(game_id)
+        if read is None:
+            return False, None
+        if read.row.version > known:
+            return True, read.row
+        quiet = self.listener.unbroken(read.mark) and self.listener.latest(game_id) <= read.row.version
+        return (True, None) if read.row.version == known and quiet else (False, None)
+
+    def _remember(self, game_id: UUID, read: _Read) -> None:
+        with self._lock:
+            old = self._reads.get(game_id)
+            if old is not None and old.row.version > read.row.version:
+                return
+            self._reads[game_id] = read
+            self._reads.move_to_end(game_id)
+            while len(self._reads) > REMEMBERED:
+                self._reads.popitem(last=False)

@@ -1,0 +1,130 @@
+"""A game's long-polls share one read of its lobby row per version (:mod:`service.rows`), and the
+shared row never holds back a version the caller has seen or the listener did not hear."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from uuid import UUID
+
+import pytest
+from httpclient import Client, Reply, create, game_path
+
+from projections import commands, lobby
+
+POLLS = 30
+
+
+def _first_command(api: Client, game: dict[str, Any]) -> tuple[Client, dict[str, Any]]:
+    seats = {s["seat"]: api.seat(s["token"]) for s in game["seats"]}
+    mover = seats[api.get(game_path(game)).body["to_move"][0]]
+    return mover, mover.get(game_path(game, "/actions")).body[0]
+
+
+@pytest.fixture
+def reads(app: Any, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the lobby reads of the app's shared rows, one entry per read."""
+    rows = app.extensions["kotlik.rows"]
+    connect, counted = rows.connect, []
+
+    @contextmanager
+    def counting() -> Iterator[Any]:
+        counted.append(1)
+        with connect() as conn:
+            yield conn
+
+    monkeypatch.setattr(rows, "connect", counting)
+    return counted
+
+
+def _until_waiting(app: Any, count: int) -> None:
+    listener = app.extensions["kotlik.listener"]
+    deadline = time.monotonic() + 20
+    while listener.waiting() < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert listener.waiting() >= count
+
+
+def test_the_long_polls_of_a_game_read_its_lobby_row_once_per_version(
+    app: Any, live_url: str, reads: list[int]
+) -> None:
+    api = Client(live_url)
+    game = create(api, "kupferkessel", [{"name": "A"}, {"name": "B"}])
+    version = game["version"]
+    answers: list[Reply] = []
+    poll = game_path(game, f"/state?wait=30&since={version}")
+    waiters = [threading.Thread(target=lambda: answers.append(api.get(poll))) for _ in range(POLLS)]
+    for waiter in waiters:
+        waiter.start()
+    _until_waiting(app, POLLS)
+    mover, command = _first_command(api, game)
+    assert mover.post(game_path(game, "/commands"), command).status == 201
+    for waiter in waiters:
+        waiter.join(timeout=30)
+    assert [a.status for a in answers] == [200] * POLLS
+    assert {a.body["version"] for a in answers} == {version + 1}
+    # One read to learn the game is at ``version`` (then the others wait on the listener's word)
+    # and one when it moves; a long-poll used to cost two each.
+    assert len(reads) <= 2, len(reads)
+
+
+def test_a_game_moved_elsewhere_answers_polls_behind_it_and_holds_those_at_it(
+    app: Any, live_url: str
+) -> None:
+    """Moved beside the app (as another process would), the game is past the shared row: a poll
+    for the version before answers at once, and a poll for the new one waits for the next."""
+    api = Client(live_url)
+    game = create(api, "kupferkessel", [{"name": "A"}, {"name": "B"}])
+    version = game["version"]
+    assert api.get(game_path(game, f"/state?wait=1&since={version}")).status == 304  # shared: at version
+    _, command = _first_command(api, game)
+    game_id = UUID(game["id"])
+    with app.extensions["kotlik.pool"].connection() as conn:
+        played = commands.play(conn, game_id, lobby.get(conn, game_id).to_move[0], command)
+    assert played.version == version + 1
+    behind = api.get(game_path(game, f"/state?wait=5&since={version}"), timeout=3)
+    assert behind.body["version"] == version + 1
+    started = time.monotonic()
+    assert api.get(game_path(game, f"/state?wait=1&since={version + 1}")).status == 304
+    assert time.monotonic() - started >= 0.9
+
+
+def _listening_backends(conn: Any) -> set[int]:
+    rows = conn.execute(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %%'"
+    ).fetchall()
+    return {int(r["pid"]) for r in rows}
+
+
+def test_a_row_read_before_the_listener_lost_the_database_is_not_trusted(pool: Any) -> None:
+    """The listener's connection is cut (its backend terminated) and the game moves while nobody
+    listens: the shared row is at the old version and the listener never heard of the new one, so
+    only knowing that the row was read before the break keeps the poll from waiting in vain."""
+    from service.app import create_app
+
+    with pool.connection() as conn:
+        before = _listening_backends(conn)
+    app = create_app(pool, TESTING=True, KOTLIK_RATE_LIMITS="off")
+    listener, client = app.extensions["kotlik.listener"], app.test_client()
+    with pool.connection() as conn:
+        ours = _listening_backends(conn) - before
+        assert len(ours) == 1, ours
+        created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
+        game_id, version = created.game.id, created.game.version
+        path = f"/api/v1/games/{game_id}/state"
+        assert client.get(f"{path}?wait=1&since={version}").status_code == 304  # the row, shared
+        conn.execute("SELECT pg_terminate_backend(%s)", (ours.pop(),))
+        state = commands.CACHE.state(conn, game_id, created.game.rules, version).state
+        seat = created.game.rules.to_move(state)[0]
+        command = dict(created.game.rules.legal_actions(state, seat)[0])
+        assert commands.play(conn, game_id, seat, command).version == version + 1
+    deadline = time.monotonic() + 20
+    while listener.mark() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    started = time.monotonic()
+    answer = client.get(f"{path}?wait=5&since={version}")
+    assert answer.status_code == 200 and answer.get_json()["version"] == version + 1
+    assert time.monotonic() - started < 4
