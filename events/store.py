@@ -10,7 +10,7 @@ history or forget to tell listeners. Connections hand rows back as dicts (see
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -165,12 +165,20 @@ def restore(conn: Connection[Any], game_id: UUID, history: Sequence[tuple[NewEve
 
 def read(conn: Connection[Any], game_id: UUID, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
     """A game's events with ``after < version <= upto``, in version order."""
-    rows = conn.execute(
+    return later(conn, game_id, after, upto)()
+
+
+def later(
+    conn: Connection[Any], game_id: UUID, after: int = 0, upto: int | None = None
+) -> Callable[[], list[StoredEvent]]:
+    """:func:`read`, asked now and answered when called: in a pipeline
+    (``conn.pipeline()``), the read shares its round trip with the statements that follow it."""
+    cursor = conn.execute(
         f"SELECT {_COLUMNS} FROM events WHERE game_id = %s AND version > %s "
         "AND (%s::int IS NULL OR version <= %s::int) ORDER BY version",
         (game_id, after, upto, upto),
-    ).fetchall()
-    return [_event(r) for r in rows]
+    )
+    return lambda: [_event(r) for r in cursor.fetchall()]
 
 
 def bodies(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -25,6 +25,7 @@ from uuid import UUID
 from psycopg import Connection
 
 from events import StoredEvent, read
+from events.store import later
 from projections.fold import Folded, fold, state_at
 from projections.lobby import GameRow
 
@@ -96,6 +97,32 @@ class StateCache:
             folded = Folded(fold(game, (e.body() for e in tail), entry.folded.state), version)
             self.put(game_id, folded, tail)
             return folded
+
+    def with_row(
+        self, conn: Connection[Any], game_id: UUID, read_row: Callable[[Connection[Any]], GameRow]
+    ) -> tuple[GameRow, Folded]:
+        """The lobby row ``read_row`` reads and the state at its version, in one round trip for a
+        game in the cache: the events after the cached state are asked for in the same pipeline.
+
+        The events are asked for first, so they may end before the row's version (a commit in
+        between); then the state is brought forward as :meth:`state` does.
+        """
+        entry = self.get(game_id)
+        if entry is None:
+            row = read_row(conn)
+            return row, self.state(conn, game_id, row.rules, row.version)
+        with conn.pipeline():
+            tail = later(conn, game_id, after=entry.folded.version)
+            row = read_row(conn)
+        events = tail()
+        if row.version == entry.folded.version:
+            return row, entry.folded
+        if row.version < entry.folded.version or not events or events[-1].version < row.version:
+            return row, self.state(conn, game_id, row.rules, row.version)
+        events = [e for e in events if e.version <= row.version]
+        folded = Folded(fold(row.rules, (e.body() for e in events), entry.folded.state), row.version)
+        self.put(game_id, folded, events)
+        return row, folded
 
     def events(self, game_id: UUID, after: int, upto: int) -> list[StoredEvent] | None:
         """The events ``after < version <= upto`` if the entry still holds all of them."""

@@ -168,12 +168,12 @@ def play(
         with contextlib.suppress(errors.UniqueViolation, GameError, VersionConflict):
             return _decide(conn, hot.row, hot.folded, decision)
     try:
-        row = lobby.get(conn, game_id, secret=True)
+        row, before = CACHE.with_row(conn, game_id, _secret_row(game_id))
         if expected_version is not None and expected_version != row.version:
             raise VersionConflict(game_id, expected_version, row.version)
         if row.over:
             raise GameOver("the game is over")
-        return _decide(conn, row, CACHE.state(conn, game_id, row.rules, row.version), decision)
+        return _decide(conn, row, before, decision)
     except (errors.UniqueViolation, GameError, VersionConflict):
         # The same key racing its first use loses at the append or at the key, or (having read
         # the game after the winner's commit) finds its command no longer fits; either way it
@@ -182,6 +182,11 @@ def play(
         if earlier is None:
             raise
         return earlier
+
+
+def _secret_row(game_id: UUID) -> Callable[[Connection[Any]], lobby.GameRow]:
+    """Reads the game's lobby row with its seed, for the code that decides."""
+    return lambda conn: lobby.get(conn, game_id, secret=True)
 
 
 @dataclass(frozen=True)
@@ -232,12 +237,11 @@ def play_bot(
     redelivered task chooses the same command and the append at ``expected`` can succeed once.
     ``timed_out``: a human seat ran out of time, and the game's ``default`` bot moves for it.
     """
-    row = lobby.get(conn, game_id, secret=True)
+    row, now = CACHE.with_row(conn, game_id, _secret_row(game_id))
     name = TIMEOUT_BOT if timed_out else row.seats[seat]["bot"]
     if row.version != expected or row.over or seat not in row.to_move or not name:
         return None
-    game = row.rules
-    state = CACHE.state(conn, game_id, game, row.version).state
+    game, state = row.rules, now.state
     actions = game.legal_actions(state, seat)
     command = game.BOTS[name](game.view(state, seat), actions, Rng(_seed(row), f"bot:v{expected}"))
     try:

@@ -148,6 +148,11 @@ def _long_poll(game_id: UUID, known: int, wait: float) -> Any:
         row = rows().past(game_id, known)
     if row is None:
         return _not_modified(known)
+    entry = CACHE.get(game_id)
+    if entry is not None and entry.folded.version > row.version:
+        # The game moved on again while this poll waited: answer with the state this process
+        # holds, rather than fold the row's older version again from the database.
+        row = rows().past(game_id, entry.folded.version - 1) or row
     with connection() as conn:
         return _state(conn, row, seat, None)
 

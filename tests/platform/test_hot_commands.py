@@ -17,8 +17,9 @@ from psycopg.types.json import Jsonb
 
 from events import NewEvent
 from games.interface import NotYourTurn
-from projections import commands, players, writes
+from projections import commands, lobby, players, writes
 from projections.cache import CACHE
+from projections.fold import state_at
 
 
 def _deaf(game_id: UUID) -> int:
@@ -141,3 +142,23 @@ def test_a_write_at_a_version_the_game_has_left_writes_no_part_of_itself(
                 writes.save(conn, write)
             assert _log(conn, game_id) == before
         assert conn.execute(snapshots, (game_id,)).fetchone()["n"] == had
+
+
+def test_a_cache_behind_the_database_is_brought_forward_with_the_row_it_is_read_with(
+    pool: Any, stale_game: dict[str, Any]
+) -> None:
+    """``with_row`` asks for the events after the cached state in the row's round trip; the state
+    it gives is the one a cold fold of the log gives, whether the cache is behind the row, at it,
+    or (the row read before a newer commit) ahead of it."""
+    game_id, game, moved = stale_game["id"], stale_game["game"], stale_game["moved"]
+    behind = stale_game["behind"].folded.version
+    with pool.connection() as conn:
+
+        def at(version: int) -> Any:
+            return lambda c: replace(lobby.get(c, game_id), version=version)
+
+        for version in (moved.version, moved.version, behind):  # behind it, at it, ahead of it
+            row, folded = CACHE.with_row(conn, game_id, at(version))
+            assert row.version == folded.version == version
+            assert folded.state == state_at(conn, game_id, game, at=version).state
+    assert CACHE.get(game_id).folded.version == moved.version
