@@ -14,6 +14,7 @@ import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from types import ModuleType
 from typing import Any
 from uuid import UUID, uuid4
@@ -168,7 +169,7 @@ def play(
         with contextlib.suppress(errors.UniqueViolation, GameError, VersionConflict):
             return _decide(conn, hot.row, hot.folded, decision)
     try:
-        row, before = CACHE.with_row(conn, game_id, _secret_row(game_id))
+        row, before = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id, secret=True))
         if expected_version is not None and expected_version != row.version:
             raise VersionConflict(game_id, expected_version, row.version)
         if row.over:
@@ -182,11 +183,6 @@ def play(
         if earlier is None:
             raise
         return earlier
-
-
-def _secret_row(game_id: UUID) -> Callable[[Connection[Any]], lobby.GameRow]:
-    """Reads the game's lobby row with its seed, for the code that decides."""
-    return lambda conn: lobby.get(conn, game_id, secret=True)
 
 
 @dataclass(frozen=True)
@@ -237,7 +233,7 @@ def play_bot(
     redelivered task chooses the same command and the append at ``expected`` can succeed once.
     ``timed_out``: a human seat ran out of time, and the game's ``default`` bot moves for it.
     """
-    row, now = CACHE.with_row(conn, game_id, _secret_row(game_id))
+    row, now = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id, secret=True))
     name = TIMEOUT_BOT if timed_out else row.seats[seat]["bot"]
     if row.version != expected or row.over or seat not in row.to_move or not name:
         return None

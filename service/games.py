@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -128,7 +129,7 @@ class State(MethodView):
         if at is None and known is not None and query.get("wait"):
             return _long_poll(game_id, known, query["wait"])
         with connection() as conn:
-            row = lobby.get(conn, game_id)
+            row, _ = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id))
             seat = caller_seat(conn, game_id, required=False)
             if at is not None or known is None or row.version > known:
                 return _state(conn, row, seat, at)
@@ -214,13 +215,11 @@ class Actions(MethodView):
     def get(self, game_id: UUID) -> Any:
         """The caller's legal commands now, each a body ready to POST to ``/commands``."""
         with connection() as conn:
-            row = lobby.get(conn, game_id)
+            row, folded = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id))
             seat = caller_seat(conn, game_id, required=False)
-            if seat is None or row.over:
-                return [], 200, _etag(row.version)
-            game = row.rules
-            folded = CACHE.state(conn, game_id, game, row.version)
-        return game.legal_actions(folded.state, seat), 200, _etag(folded.version)
+        if seat is None or row.over:
+            return [], 200, _etag(row.version)
+        return row.rules.legal_actions(folded.state, seat), 200, _etag(folded.version)
 
 
 COMMAND = schemas.CommandSchema()
