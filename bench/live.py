@@ -1,4 +1,5 @@
-"""The live path (issue 13): commands, bots, state loads and watchers, against the raw commit limit.
+"""The live path (issue 13): commands, bots, state loads, watchers and the server CPU of an answer,
+against the raw commit limit.
 
 Prints figures and asserts nothing. Each figure is the median and min–max over ``--reps``
 repetitions and, because this small shared machine makes absolute numbers noisy, also a ratio to
@@ -8,7 +9,7 @@ The service is started as a user starts it, by the ``kotlik`` CLI with its defau
 database ``kotlik_bench_<hex>`` of ``DATABASE_URL``'s server (else the machine's default one) that
 is dropped at the end; every process it starts is stopped.
 
-    python bench/live.py [--reps 3] [--seconds 10] [--sections raw,commands,bots,load,watchers]
+    python bench/live.py [--reps 3] [--seconds 10] [--sections raw,commands,bots,load,watchers,costs]
                          [--streams 1000] [--polls 500] [--quick]
 
 Needs aiohttp: ``pip install -e ".[bench]"``.
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from livepath import bots, folds, known, raw, scratch, services, watchers
+from livepath import bots, costs, folds, known, raw, scratch, services, watchers
 from livepath.client import TIMEOUT, Api, Tally, raise_open_files, session
 from livepath.figures import DURATION, PLAIN, RATE, Board, percentile, render
 from livepath.players import ASKING, KNOWING, Driver, Window
@@ -40,6 +41,7 @@ SECTIONS = {
     "bots": "human vs the default bot: 201 → the bot's first event on /stream",
     "load": "projections.fold.state_at of a long game, with and without snapshots",
     "watchers": "open /stream and /state?wait long-polls over 50 games while they play (post-only)",
+    "costs": f"server CPU per answer: web processes and PostgreSQL, {costs.CLIENTS} clients asking at once",
 }
 PROCESSES = (1, 4, 16)
 CONCURRENCY = (1, 16, 50)
@@ -297,6 +299,36 @@ def watchers_section(run: Run) -> None:
         )
 
 
+# --- costs -----------------------------------------------------------------------------------
+
+COSTED_GAMES = 16
+
+
+async def _costs(stack: services.Stack, run: Run) -> dict[str, costs.Cost]:
+    def web() -> list[int]:
+        return services.web_pids(stack)
+
+    async with session() as s:
+        api = Api(s, stack.base)
+        measured = await costs.measure(api, web, run.args.seconds)
+        driver = Driver(api, KNOWING, run.scripts, run.args.max_games, run.args.seed)
+        await driver.prepare(COSTED_GAMES)
+        with costs.Meter(web) as meter:
+            await driver.run(Window.of(run.args.seconds))
+        measured[f"POST /commands ({KNOWING} ×{COSTED_GAMES})"] = meter.per(len(driver.posts.seconds))
+    return measured
+
+
+def costs_section(run: Run) -> None:
+    with services.running(run.env(), run.logs / "costs", worker=False) as stack:
+        for rep in range(run.args.reps):
+            for name, cost in asyncio.run(_costs(stack, run)).items():
+                run.board.add("costs", f"{name}: answers/s", cost.answers / run.args.seconds, "/s", RATE)
+                run.board.add("costs", f"{name}: web CPU", _ms(cost.web), "ms", DURATION)
+                run.board.add("costs", f"{name}: PostgreSQL CPU", _ms(cost.database), "ms", DURATION)
+            _progress(f"costs rep {rep + 1}: done")
+
+
 # --- the run ---------------------------------------------------------------------------------
 
 
@@ -348,6 +380,7 @@ RUNNERS = {
     "bots": bots_section,
     "load": load_section,
     "watchers": watchers_section,
+    "costs": costs_section,
 }
 
 

@@ -56,6 +56,7 @@ class Api:
 
     def __init__(self, session: aiohttp.ClientSession, base: str) -> None:
         self.session = session
+        self.base = base
         self.root = f"{base}/api/v1"
 
     async def call(
@@ -67,13 +68,15 @@ class Api:
         body: Any = None,
         params: dict[str, str] | None = None,
         timeout: float = TIMEOUT,
+        root: str | None = None,
     ) -> Answer:
+        """``path`` under ``/api/v1``, or under ``root`` (``""``: the server's own, for ``/health``)."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         start = time.monotonic()
         try:
             async with self.session.request(
                 method,
-                f"{self.root}{path}",
+                f"{self.root if root is None else self.base + root}{path}",
                 json=body,
                 params=params,
                 headers=headers,

@@ -170,7 +170,12 @@ def _is_gunicorn(pid: int) -> bool:
         return False
 
 
+def web_pids(stack: Stack) -> list[int]:
+    """gunicorn's master and workers under ``kotlik web``."""
+    return [p for p in _descendants(stack.web_pid) if _is_gunicorn(p)]
+
+
 def web_rss_mib(stack: Stack) -> tuple[float, int]:
     """Total RSS of gunicorn's master and workers under ``kotlik web``, and how many they are."""
-    pids = [p for p in _descendants(stack.web_pid) if _is_gunicorn(p)]
+    pids = web_pids(stack)
     return sum(_rss_kib(p) for p in pids) / 1024, len(pids)

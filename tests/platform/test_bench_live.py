@@ -1,4 +1,5 @@
-"""``bench/live.py`` runs end to end on its quick preset: raw commits, then commands over real HTTP.
+"""``bench/live.py`` runs end to end on its quick preset: raw commits, commands over real HTTP, and
+the server CPU of an answer.
 
 A benchmark asserts nothing about speed; this only checks that it starts the service by the CLI,
 drives it, prints its table and stops everything, so it does not rot between the times it is run.
@@ -22,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.timeout(400)
 def test_quick_run_prints_the_table(server_url: str) -> None:
     result = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "live.py"), "--quick", "--sections", "raw,commands"],
+        [sys.executable, str(ROOT / "bench" / "live.py"), "--quick", "--sections", "raw,commands,costs"],
         cwd=ROOT,
         env={**os.environ, "DATABASE_URL": server_url},
         capture_output=True,
@@ -34,3 +35,5 @@ def test_quick_run_prints_the_table(server_url: str) -> None:
     for heading in ("figure", "median", "min–max", "vs raw limit", "raw: durable", "commands: two-human"):
         assert heading in table, table
     assert "post-only ×50: commands/s" in table, table
+    for cost in ("GET /health: web CPU", "POST /commands (post-only ×16): PostgreSQL CPU"):
+        assert cost in table, table
