@@ -38,6 +38,8 @@ class _Read:
 
 
 class Rows:
+    """The newest row read of each game, each with the listener's mark from before it was read."""
+
     def __init__(
         self, listener: Listener, connect: Callable[[], AbstractContextManager[Connection[Any]]]
     ) -> None:
