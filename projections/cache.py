@@ -104,8 +104,8 @@ class StateCache:
         """The lobby row ``read_row`` reads and the state at its version, in one round trip for a
         game in the cache: the events after the cached state are asked for in the same pipeline.
 
-        The events are asked for first, so they may end before the row's version (a commit in
-        between); then the state is brought forward as :meth:`state` does.
+        The events are asked for first, so none is newer than the row, though they may end before
+        its version (a commit in between); then the state is brought forward as :meth:`state` does.
         """
         entry = self.get(game_id)
         if entry is None:
@@ -119,7 +119,6 @@ class StateCache:
             return row, entry.folded
         if row.version < entry.folded.version or not events or events[-1].version < row.version:
             return row, self.state(conn, game_id, row.rules, row.version)
-        events = [e for e in events if e.version <= row.version]
         folded = Folded(fold(row.rules, (e.body() for e in events), entry.folded.state), row.version)
         self.put(game_id, folded, events)
         return row, folded
