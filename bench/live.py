@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -41,7 +42,7 @@ SECTIONS = {
     "bots": "human vs the default bot: 201 → the bot's first event on /stream",
     "load": "projections.fold.state_at of a long game, with and without snapshots",
     "watchers": "open /stream and /state?wait long-polls over 50 games while they play (post-only)",
-    "costs": f"server CPU per answer: web processes and PostgreSQL, {costs.CLIENTS} clients asking at once",
+    "costs": f"CPU per answer (web, PostgreSQL, this driver), {costs.CLIENTS} clients asking at once",
 }
 PROCESSES = (1, 4, 16)
 CONCURRENCY = (1, 16, 50)
@@ -215,6 +216,8 @@ class Watching:
     open_at_start: int
     rss_mib: float = 0.0
     processes: int = 0
+    #: CPU per command over the window, all its fan-out to the watchers included.
+    cpu: costs.Cost | None = None
 
 
 async def _sample_rss(stack: services.Stack, watching: Watching) -> None:
@@ -251,7 +254,9 @@ async def _watch(stack: services.Stack, run: Run) -> Watching:
         opened = sum(seg.status == 200 and not seg.closed for seg in watched.segments)
         watching = Watching(driver, watched, Window.of(run.args.seconds), opened)
         tasks.append(asyncio.create_task(_sample_rss(stack, watching)))
-        await driver.run(watching.window)
+        with costs.Meter(lambda: services.web_pids(stack)) as meter:
+            await driver.run(watching.window)
+        watching.cpu = meter.per(len(driver.posts.seconds))
         await asyncio.sleep(GRACE)
         for task in tasks:
             task.cancel()
@@ -277,6 +282,10 @@ def _watcher_figures(run: Run, w: Watching) -> None:
     add("long-poll delivery p99 (after the 201)", _ms(percentile(w.watched.poll_delays, 99)), "ms")
     add("GET /catalog p99", _ms(percentile(w.watched.catalog.seconds, 99)), "ms")
     add("GET /catalog failed", w.watched.catalog.failed)
+    if w.cpu is not None:
+        add("CPU per command: web processes", _ms(w.cpu.web), "ms")
+        add("CPU per command: PostgreSQL", _ms(w.cpu.database), "ms")
+        add("CPU per command: this load driver", _ms(w.cpu.driver), "ms")
     add("web RSS, peak (gunicorn master + workers)", w.rss_mib, "MiB")
     add("web processes", w.processes)
     _failures(run, "watchers polls", w.watched.polls)
@@ -302,6 +311,8 @@ def watchers_section(run: Run) -> None:
 # --- costs -----------------------------------------------------------------------------------
 
 COSTED_GAMES = 16
+#: Streams that follow each costed game, to tell what a stream frame costs.
+STREAMS_EACH = 8
 
 
 async def _costs(stack: services.Stack, run: Run) -> dict[str, costs.Cost]:
@@ -311,12 +322,35 @@ async def _costs(stack: services.Stack, run: Run) -> dict[str, costs.Cost]:
     async with session() as s:
         api = Api(s, stack.base)
         measured = await costs.measure(api, web, run.args.seconds)
-        driver = Driver(api, KNOWING, run.scripts, run.args.max_games, run.args.seed)
-        await driver.prepare(COSTED_GAMES)
-        with costs.Meter(web) as meter:
-            await driver.run(Window.of(run.args.seconds))
-        measured[f"POST /commands ({KNOWING} ×{COSTED_GAMES})"] = meter.per(len(driver.posts.seconds))
+        plain = await _commands_cost(api, web, run, streams_each=0)
+        measured[f"POST /commands ({KNOWING} ×{COSTED_GAMES})"] = plain
+        watched = await _commands_cost(api, web, run, streams_each=STREAMS_EACH)
+        measured[f"a command's events to one stream ({STREAMS_EACH} a game)"] = costs.Cost(
+            web=(watched.web - plain.web) / STREAMS_EACH,
+            database=(watched.database - plain.database) / STREAMS_EACH,
+            driver=(watched.driver - plain.driver) / STREAMS_EACH,
+            answers=watched.answers * STREAMS_EACH,
+        )
     return measured
+
+
+async def _commands_cost(api: Api, web: Callable[[], list[int]], run: Run, streams_each: int) -> costs.Cost:
+    """CPU per command of ``COSTED_GAMES`` games played, each followed by ``streams_each`` streams."""
+    driver = Driver(api, KNOWING, run.scripts, run.args.max_games, run.args.seed)
+    await driver.prepare(COSTED_GAMES)
+    watched = watchers.Watched()
+    followers = [
+        asyncio.create_task(watchers.follow_stream(api, table, watched))
+        for table in driver.tables
+        for _ in range(streams_each)
+    ]
+    await _until_streams_answer(watched, len(followers))
+    with costs.Meter(web) as meter:
+        await driver.run(Window.of(run.args.seconds))
+    for follower in followers:
+        follower.cancel()
+    await asyncio.gather(*followers, return_exceptions=True)
+    return meter.per(len(driver.posts.seconds))
 
 
 def costs_section(run: Run) -> None:
@@ -326,6 +360,7 @@ def costs_section(run: Run) -> None:
                 run.board.add("costs", f"{name}: answers/s", cost.answers / run.args.seconds, "/s", RATE)
                 run.board.add("costs", f"{name}: web CPU", _ms(cost.web), "ms", DURATION)
                 run.board.add("costs", f"{name}: PostgreSQL CPU", _ms(cost.database), "ms", DURATION)
+                run.board.add("costs", f"{name}: load driver CPU", _ms(cost.driver), "ms", DURATION)
             _progress(f"costs rep {rep + 1}: done")
 
 

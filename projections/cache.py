@@ -1,7 +1,8 @@
 """The newest folded state of the games this process touched lately, so a hot game reads no events.
 
 The lobby row is the authority on a game's version; the cache is asked for the state *at* the
-version the caller just read there. An entry at that version answers at once, an older one is
+version the caller just read there. An entry at that version answers at once (as does one that
+holds it among its few earlier states, for a caller whose row is a commit behind), an older one is
 brought forward by the events after it (read once, however many requests wait for them), and a
 missing one is loaded from the newest snapshot. Entries are written only from committed events, so
 the cache can be stale but never wrong, and deleting it (a restart) loses nothing but speed. It also
@@ -31,6 +32,9 @@ from projections.lobby import GameRow
 
 #: How many of a game's newest events an entry keeps for streams and ``/events?after=``.
 RECENT = 64
+#: How many states before the newest an entry keeps, for readers whose lobby row is a commit or
+#: two behind it (a long-poll woken by one commit that answers after the next).
+EARLIER = 4
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,14 @@ class Entry:
     #: The lobby row (seed included) a command of this process last read, for its parts that never
     #: change (rules, seats, options, clock, seed); its version, seats to move and status may be old.
     row: GameRow | None = None
+    #: A few states before ``folded``, oldest first.
+    earlier: tuple[Folded, ...] = ()
+
+    def at(self, version: int) -> Folded | None:
+        """The state at ``version`` if the entry holds it."""
+        if self.folded.version == version:
+            return self.folded
+        return next((f for f in self.earlier if f.version == version), None)
 
 
 class StateCache:
@@ -71,28 +83,35 @@ class StateCache:
             recent: tuple[StoredEvent, ...] = tuple(appended)
             if old is not None and recent and recent[0].version == old.folded.version + 1:
                 recent = old.recent + recent
-            if row is None and old is not None:
-                row = old.row
-            self._entries[game_id] = Entry(folded, recent[-RECENT:], row)
+            earlier: tuple[Folded, ...] = ()
+            if old is not None:
+                row = row or old.row
+                earlier = (*old.earlier, old.folded)[-EARLIER:]
+            self._entries[game_id] = Entry(folded, recent[-RECENT:], row, earlier)
             self._entries.move_to_end(game_id)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
 
+    def held(self, game_id: UUID, version: int) -> Folded | None:
+        """The state at ``version`` if the cache holds it, else ``None``: no query either way, so
+        a caller takes a connection only when it must."""
+        entry = self.get(game_id)
+        return None if entry is None else entry.at(version)
+
     def state(self, conn: Connection[Any], game_id: UUID, game: ModuleType, version: int) -> Folded:
         """The state at ``version``, which the caller has just read from the lobby row."""
-        entry = self.get(game_id)
-        if entry is not None and entry.folded.version == version:
-            return entry.folded
+        if (held := self.held(game_id, version)) is not None:
+            return held
         with self._folding[hash(game_id) % len(self._folding)]:
             entry = self.get(game_id)
             if entry is None:
                 folded = state_at(conn, game_id, game, at=version)
                 self.put(game_id, folded)
                 return folded
-            if entry.folded.version > version:  # the caller read the lobby before a newer commit
+            if (held := entry.at(version)) is not None:
+                return held
+            if entry.folded.version > version:  # the caller read the lobby before newer commits
                 return state_at(conn, game_id, game, at=version)
-            if entry.folded.version == version:
-                return entry.folded
             tail = read(conn, game_id, after=entry.folded.version, upto=version)
             folded = Folded(fold(game, (e.body() for e in tail), entry.folded.state), version)
             self.put(game_id, folded, tail)

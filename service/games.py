@@ -129,10 +129,12 @@ class State(MethodView):
         if at is None and known is not None and query.get("wait"):
             return _long_poll(game_id, known, query["wait"])
         with connection() as conn:
-            row, _ = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id))
+            row, now = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id))
             seat = caller_seat(conn, game_id, required=False)
-            if at is not None or known is None or row.version > known:
-                return _state(conn, row, seat, at)
+            if at is not None:
+                return _replay(conn, row, seat, at)
+        if known is None or row.version > known:
+            return _now(row, now, seat)
         return _not_modified(row.version)
 
 
@@ -140,10 +142,13 @@ def _long_poll(game_id: UUID, known: int, wait: float) -> Any:
     """The state once the game passes ``known``, or 304 after ``wait`` seconds.
 
     It waits with no connection held, and its game's long-polls share one read of the lobby
-    row per version (:mod:`service.rows`).
+    row per version (:mod:`service.rows`); a spectator's poll answered from the cache takes no
+    connection at all.
     """
-    with connection() as conn:
-        seat = caller_seat(conn, game_id, required=False)
+    seat = None
+    if "Authorization" in request.headers:
+        with connection() as conn:
+            seat = caller_seat(conn, game_id, required=False)
     row = rows().past(game_id, known)
     if row is None and listener().wait(game_id, known, wait) is not None:
         row = rows().past(game_id, known)
@@ -151,37 +156,51 @@ def _long_poll(game_id: UUID, known: int, wait: float) -> Any:
         return _not_modified(known)
     entry = CACHE.get(game_id)
     if entry is not None and entry.folded.version > row.version:
-        # The game moved on again while this poll waited: answer with the state this process
-        # holds, rather than fold the row's older version again from the database.
+        # The game moved on again while this poll waited: answer with the newest state this
+        # process holds, so the caller does not come straight back for a version already here.
         row = rows().past(game_id, entry.folded.version - 1) or row
-    with connection() as conn:
-        return _state(conn, row, seat, None)
+    folded = CACHE.held(game_id, row.version)
+    if folded is None:
+        with connection() as conn:
+            folded = CACHE.state(conn, game_id, row.rules, row.version)
+    return _now(row, folded, seat)
 
 
 def _not_modified(version: int) -> Response:
     return Response(status=304, headers=_etag(version))
 
 
-def _state(conn: Connection[Any], row: GameRow, seat: int | None, at: int | None) -> Any:
+def _replay(conn: Connection[Any], row: GameRow, seat: int | None, at: int) -> Any:
+    """The state at version ``at`` as ``seat`` may recall it (:func:`_recalled`)."""
     game = row.rules
-    if at is None:
-        folded = CACHE.state(conn, row.id, game, row.version)
-    elif at > row.version:
+    if at > row.version:
         raise ValidationError({"query": {"at": [f"the game is at version {row.version}"]}})
-    elif at < (opening := opening_version(conn, row.id)):
+    if at < (opening := opening_version(conn, row.id)):
         raise ValidationError({"query": {"at": [f"the game is set up at version {opening}"]}})
-    else:
-        folded = state_at(conn, row.id, game, at=at)
-    # A game ended by a resignation or a forfeit is over though its rules would play on.
-    over = game.is_over(folded.state) or (at is None and row.over)
+    then = state_at(conn, row.id, game, at=at)
+    return _answer(
+        row, then, seat, over=game.is_over(then.state), deadline=None, view=_recalled(conn, row, then, seat)
+    )
+
+
+def _now(row: GameRow, folded: Folded, seat: int | None) -> Any:
+    """The state at the row's version as ``seat`` sees it. A game ended by a resignation or a
+    forfeit is over though its rules would play on."""
+    over = row.rules.is_over(folded.state) or row.over
+    return _answer(
+        row, folded, seat, over=over, deadline=row.deadline, view=row.rules.view(folded.state, seat)
+    )
+
+
+def _answer(row: GameRow, folded: Folded, seat: int | None, *, over: bool, deadline: Any, view: Any) -> Any:
     body = {
         "id": row.id,
         "version": folded.version,
         "seat": seat,
-        "to_move": [] if over else game.to_move(folded.state),
+        "to_move": [] if over else row.rules.to_move(folded.state),
         "over": over,
-        "deadline": row.deadline if at is None else None,
-        "view": _recalled(conn, row, folded, seat) if at is not None else game.view(folded.state, seat),
+        "deadline": deadline,
+        "view": view,
     }
     return bodies.answer(body, 200, _etag(folded.version))
 

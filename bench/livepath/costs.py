@@ -4,7 +4,8 @@ Latency under load is queueing; the CPU an answer costs is what decides how many
 machine. A meter reads the CPU time (user + system, from ``/proc``) of the web processes and of
 every ``postgres`` process before and after a window in which a few clients ask one thing over and
 over, and divides by the answers. ``GET /health`` (no query, no rules) is the floor of the HTTP
-stack: what any request costs before the service does anything.
+stack: what any request costs before the service does anything. What a stream costs is told the
+same way, from the same games played with and without streams following them.
 """
 
 from __future__ import annotations
@@ -50,33 +51,36 @@ def postgres_pids() -> list[int]:
 
 @dataclass(frozen=True)
 class Cost:
-    """CPU per answer, in seconds: the web processes', PostgreSQL's; and how many answers."""
+    """CPU per answer, in seconds: the web processes', PostgreSQL's, this load driver's; and how
+    many answers."""
 
     web: float
     database: float
+    driver: float
     answers: int
 
 
 class Meter:
-    """The CPU the web processes (``web_pids()``, asked again at the end) and PostgreSQL spend."""
+    """The CPU the web processes (``web_pids()``, asked again at the end), PostgreSQL and this
+    process (the load driver, which shares the machine) spend."""
 
     def __init__(self, web_pids: Callable[[], list[int]]) -> None:
         self.web_pids = web_pids
 
     def __enter__(self) -> Meter:
-        self._web, self._database = self._read()
+        self._start = self._read()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        web, database = self._read()
-        self.web, self.database = web - self._web, database - self._database
+        end = self._read()
+        self.web, self.database, self.driver = (b - a for a, b in zip(self._start, end, strict=True))
 
-    def _read(self) -> tuple[float, float]:
-        return _cpu_seconds(self.web_pids()), _cpu_seconds(postgres_pids())
+    def _read(self) -> tuple[float, float, float]:
+        return _cpu_seconds(self.web_pids()), _cpu_seconds(postgres_pids()), time.process_time()
 
     def per(self, answers: int) -> Cost:
         n = max(answers, 1)
-        return Cost(self.web / n, self.database / n, answers)
+        return Cost(self.web / n, self.database / n, self.driver / n, answers)
 
 
 async def ask_repeatedly(ask: Callable[[], Awaitable[Answer]], seconds: float, expect: int) -> int:

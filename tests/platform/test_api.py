@@ -110,16 +110,27 @@ def test_etag_and_long_poll(api: Client, game: dict[str, Any]) -> None:
     assert "Authorization" in same.headers["Vary"]
     nothing_new = api.get(game_path(game, f"/state?wait=1&since={version}"))
     assert nothing_new.status == 304
-    mover, _, _ = _mover(api, game)
+    assert api.seat("forged").get(game_path(game, f"/state?wait=20&since={version}")).status == 401
+    mover, other, _ = _mover(api, game)
     command = mover.get(game_path(game, "/actions")).body[0]
-    seen: list[Any] = []
-    waiter = threading.Thread(
-        target=lambda: seen.append(api.get(game_path(game, f"/state?wait=20&since={version}")))
-    )
-    waiter.start()
+    waiting = {"spectator": api, "mover": mover, "other": other}
+    seen: dict[str, Any] = {}
+
+    def wait(name: str) -> None:
+        seen[name] = waiting[name].get(game_path(game, f"/state?wait=20&since={version}"))
+
+    waiters = [threading.Thread(target=wait, args=(name,)) for name in waiting]
+    for waiter in waiters:
+        waiter.start()
     assert mover.post(game_path(game, "/commands"), command).status == 201
-    waiter.join(timeout=30)
-    assert seen and seen[0].status == 200 and seen[0].body["version"] > version
+    for waiter in waiters:
+        waiter.join(timeout=30)
+    # Each long-poll answers with its caller's own view, as GET /state does.
+    for name, client in waiting.items():
+        assert seen[name].status == 200 and seen[name].body["version"] > version, name
+        assert seen[name].body == client.get(game_path(game, "/state")).body, name
+    assert seen["spectator"].body["seat"] is None
+    assert {seen["mover"].body["seat"], seen["other"].body["seat"]} == {0, 1}
 
 
 def test_replay_at_a_version(api: Client, game: dict[str, Any]) -> None:

@@ -35,5 +35,11 @@ def test_quick_run_prints_the_table(server_url: str) -> None:
     for heading in ("figure", "median", "min–max", "vs raw limit", "raw: durable", "commands: two-human"):
         assert heading in table, table
     assert "post-only ×50: commands/s" in table, table
-    for cost in ("GET /health: web CPU", "POST /commands (post-only ×16): PostgreSQL CPU"):
+    costs = (
+        "GET /health: web CPU",
+        "POST /commands (post-only ×16): PostgreSQL CPU",
+        "a command's events to one stream (8 a game): web CPU",
+        "load driver CPU",
+    )
+    for cost in costs:
         assert cost in table, table

@@ -12,13 +12,14 @@ from dataclasses import replace
 from typing import Any
 from uuid import UUID, uuid4
 
+import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
 from events import NewEvent
 from games.interface import NotYourTurn
 from projections import commands, lobby, players, writes
-from projections.cache import CACHE
+from projections.cache import CACHE, EARLIER
 from projections.fold import state_at
 
 
@@ -57,16 +58,21 @@ def _turn(conn: Any, game_id: UUID, game: Any, played: Any) -> Any:
     return played
 
 
+def _new_game(conn: Any) -> tuple[UUID, Any, commands.Played]:
+    """A new two-human Kupferkessel game: its id, its rules and its opening as the cache holds it."""
+    created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
+    hot = CACHE.get(created.game.id)
+    assert hot is not None
+    opening = commands.Played(hot.folded.version, [], created.game, hot.folded.state)
+    return created.game.id, created.game.rules, opening
+
+
 @pytest.fixture
 def stale_game(pool: Any) -> Any:
     """A two-human Kupferkessel game whose cached entry is one turn behind the database: there it
     is the ``mover``'s turn, in the database the other seat's."""
     with pool.connection() as conn:
-        created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
-        game_id, game = created.game.id, created.game.rules
-        hot = CACHE.get(game_id)
-        assert hot is not None
-        opening = commands.Played(hot.folded.version, [], created.game, hot.folded.state)
+        game_id, game, opening = _new_game(conn)
         first = _turn(conn, game_id, game, opening)
         behind = CACHE.get(game_id)
         assert behind is not None and behind.row is not None and behind.folded.version == first.version
@@ -162,3 +168,25 @@ def test_a_cache_behind_the_database_is_brought_forward_with_the_row_it_is_read_
             assert row.version == folded.version == version
             assert folded.state == state_at(conn, game_id, game, at=version).state
     assert CACHE.get(game_id).folded.version == moved.version
+
+
+def test_a_reader_a_few_commits_behind_the_cache_gets_its_state_without_a_query(pool: Any) -> None:
+    """A long-poll woken by one commit often answers after the next: the cache keeps the few
+    states before its newest, so the row it read is answered without folding the log again."""
+    with pool.connection() as conn:
+        game_id, game, played = _new_game(conn)
+        versions = [played.version]
+        for _ in range(EARLIER + 2):
+            seat = game.to_move(played.state)[0]
+            played = commands.play(conn, game_id, seat, _first_action(game, played.state, seat))
+            versions.append(played.version)
+        truth = {v: state_at(conn, game_id, game, at=v).state for v in versions}
+    with pool.connection() as spare:
+        spare.close()  # any query on it fails
+        for version in versions[-EARLIER - 1 :]:
+            assert CACHE.state(spare, game_id, game, version).state == truth[version]
+        too_old = versions[-EARLIER - 2]
+        with pytest.raises(psycopg.OperationalError):
+            CACHE.state(spare, game_id, game, too_old)
+    with pool.connection() as conn:
+        assert CACHE.state(conn, game_id, game, too_old).state == truth[too_old]
