@@ -10,7 +10,8 @@ database ``kotlik_bench_<hex>`` of ``DATABASE_URL``'s server (else the machine's
 is dropped at the end; every process it starts is stopped.
 
     python bench/live.py [--reps 3] [--seconds 10] [--sections raw,commands,bots,load,watchers,costs]
-                         [--streams 1000] [--polls 500] [--quick]
+                         [--streams 1000] [--polls 500] [--paced 600] [--watched-rate 100]
+                         [--quick]
 
 Needs aiohttp: ``pip install -e ".[bench]"``.
 """
@@ -100,9 +101,9 @@ def raw_section(run: Run) -> None:
 # --- commands --------------------------------------------------------------------------------
 
 
-async def _drive(base: str, mode: str, concurrency: int, run: Run) -> Driver:
+async def _drive(base: str, mode: str, concurrency: int, run: Run, rate: float | None = None) -> Driver:
     async with session() as s:
-        driver = Driver(Api(s, base), mode, run.scripts, run.args.max_games, run.args.seed)
+        driver = Driver(Api(s, base), mode, run.scripts, run.args.max_games, run.args.seed, rate)
         await driver.prepare(concurrency)
         await driver.run(Window.of(run.args.seconds))
     return driver
@@ -113,6 +114,9 @@ def _post_figures(run: Run, section: str, label: str, driver: Driver) -> None:
     run.board.add(section, f"{label}: commands/s", len(posts.seconds) / run.args.seconds, "/s", RATE)
     run.board.add(section, f"{label}: POST p50", _ms(percentile(posts.seconds, 50)), "ms", DURATION)
     run.board.add(section, f"{label}: POST p99", _ms(percentile(posts.seconds, 99)), "ms", DURATION)
+    if driver.rate:
+        late = _share(driver.late, len(posts.seconds) + posts.failed)
+        run.board.add(section, f"{label}: commands started late", late, "%", PLAIN)
     run.board.add(section, f"{label}: failed calls", posts.failed + driver.other.failed, "count")
     _failures(run, f"{section} {label} POST", posts)
     _failures(run, f"{section} {label} other calls", driver.other)
@@ -130,6 +134,14 @@ def commands_section(run: Run) -> None:
                         f"commands rep {rep + 1}: {mode} ×{concurrency}: {len(driver.posts.seconds)} "
                         f"commands, {driver.games} games, {driver.posts.failed} failed"
                     )
+            for mode in (ASKING, KNOWING) if run.args.paced else ():
+                concurrency, rate = CONCURRENCY[-1], run.args.paced
+                driver = asyncio.run(_drive(stack.base, mode, concurrency, run, rate))
+                _post_figures(run, "commands", f"{mode} ×{concurrency} at {rate:g}/s", driver)
+                _progress(
+                    f"commands rep {rep + 1}: {mode} ×{concurrency} at {rate:g}/s: "
+                    f"{len(driver.posts.seconds)} commands, {driver.late} late, {driver.posts.failed} failed"
+                )
 
 
 # --- bots ------------------------------------------------------------------------------------
@@ -237,11 +249,11 @@ async def _until_streams_answer(watched: watchers.Watched, streams: int) -> None
         await asyncio.sleep(0.2)
 
 
-async def _watch(stack: services.Stack, run: Run) -> Watching:
+async def _watch(stack: services.Stack, run: Run, rate: float | None) -> Watching:
     raise_open_files(run.args.streams + run.args.polls + 1024)
     async with session() as s:
         api = Api(s, stack.base)
-        driver = Driver(api, KNOWING, run.scripts, run.args.max_games, run.args.seed)
+        driver = Driver(api, KNOWING, run.scripts, run.args.max_games, run.args.seed, rate)
         await driver.prepare(WATCHED_GAMES)
         watched, tables = watchers.Watched(), driver.tables
         jobs = [
@@ -264,11 +276,11 @@ async def _watch(stack: services.Stack, run: Run) -> Watching:
     return watching
 
 
-def _watcher_figures(run: Run, w: Watching) -> None:
+def _watcher_figures(run: Run, w: Watching, prefix: str) -> None:
     got = watchers.delivery(w.watched, w.driver.history, w.window)
 
     def add(name: str, value: float, unit: str = "count") -> None:
-        run.board.add("watchers", name, value, unit, DURATION if unit == "ms" else PLAIN)
+        run.board.add("watchers", prefix + name, value, unit, DURATION if unit == "ms" else PLAIN)
 
     add("streams open at the window's start", w.open_at_start)
     add("stream attempts refused or timed out", got.refused)
@@ -297,15 +309,20 @@ def watchers_section(run: Run) -> None:
         f"watchers: {run.args.streams} streams and {run.args.polls} long-polls (wait={watchers.POLL_WAIT}) "
         f"over {WATCHED_GAMES} games; client timeout {TIMEOUT:.0f} s"
     )
+    rates: list[float | None] = [None, run.args.watched_rate] if run.args.watched_rate else [None]
     for rep in range(run.args.reps):
-        with services.running(run.env(), run.logs / f"watchers-{rep}", worker=False) as stack:
-            watching = asyncio.run(_watch(stack, run))
-        _post_figures(run, "watchers", f"{KNOWING} ×{WATCHED_GAMES}", watching.driver)
-        _watcher_figures(run, watching)
-        opened = sum(seg.status == 200 for seg in watching.watched.segments)
-        _progress(
-            f"watchers rep {rep + 1}: {opened} streams opened, {len(watching.driver.posts.seconds)} commands"
-        )
+        for rate in rates:
+            logs = run.logs / f"watchers-{rep}{f'-at-{rate:g}' if rate else ''}"
+            with services.running(run.env(), logs, worker=False) as stack:
+                watching = asyncio.run(_watch(stack, run, rate))
+            paced = f" at {rate:g}/s" if rate else ""
+            _post_figures(run, "watchers", f"{KNOWING} ×{WATCHED_GAMES}{paced}", watching.driver)
+            _watcher_figures(run, watching, f"at {rate:g}/s: " if rate else "")
+            opened = sum(seg.status == 200 for seg in watching.watched.segments)
+            _progress(
+                f"watchers rep {rep + 1}{paced}: {opened} streams opened, "
+                f"{len(watching.driver.posts.seconds)} commands, {watching.driver.late} late"
+            )
 
 
 # --- costs -----------------------------------------------------------------------------------
@@ -375,6 +392,15 @@ def _arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--streams", type=int, help="open /stream clients (1000; --quick: 100)")
     parser.add_argument("--polls", type=int, help="open /state?wait long-polls (500; --quick: 50)")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 1 rep, 3 s, 100 streams, 50 polls")
+    parser.add_argument(
+        "--paced", type=float, default=600, help="the commands/s 50 paced games offer together (0: none)"
+    )
+    parser.add_argument(
+        "--watched-rate",
+        type=float,
+        default=100,
+        help="the commands/s the watched games offer in the watchers' paced window (0: none)",
+    )
     parser.add_argument("--max-games", type=int, default=2000, help="cap on games created per window")
     parser.add_argument("--build-seconds", type=float, default=180, help="cap on building the long game")
     parser.add_argument("--redis", default=REDIS, help="the Redis broker of the bots section")
@@ -405,6 +431,8 @@ def _header(run: Run, server: str) -> str:
             f"post-only: the client plays games it computed beforehand from an arranged deck "
             f"({known.GAME} draws only in setup), so only POST /games and /commands reach the server",
             "actions+post: GET /actions (last mover's seat first) before each POST; the POST alone is timed",
+            "×N: N games played as fast as the server answers (its limit, and a saturated server's latency); "
+            "at R/s: the N games offer R commands/s together, evenly spaced (the latency at that load)",
             "vs raw limit: a rate ÷ the best raw commits/s; a duration × it (raw commits that fit in it)",
         ]
     )

@@ -4,6 +4,11 @@ Two client modes: ``asking`` GETs ``/actions`` before each command and picks one
 seeded random; ``knowing`` plays a game it computed beforehand (:mod:`livepath.known`) and sends
 only the POSTs. Either way only the POST ``/commands`` is timed; a game that ends (or fails) is
 replaced by a new one at the same table until the window closes or the game cap is reached.
+
+Unpaced, every table plays as fast as the server answers: the rate is the server's limit and the
+latency is that of a saturated server (50 clients waiting in turn). Paced, the tables together
+offer a fixed rate, as players who think between moves do, and the latency is the server's at
+that load.
 """
 
 from __future__ import annotations
@@ -72,12 +77,42 @@ class Table:
         old.set()
 
 
-class Driver:
-    """Plays ``concurrency`` games at once in one client mode and tallies the POSTs."""
+@dataclass
+class Pace:
+    """One table's share of an offered rate: a command every ``interval`` seconds, one at a time.
 
-    def __init__(self, api: Api, mode: str, scripts: list[Script], max_games: int, seed: int) -> None:
+    A table that falls behind starts its next command at once and does not catch up with a burst
+    (one player makes one move at a time); such a start counts as ``late``.
+    """
+
+    interval: float
+    due: float
+    late: int = 0
+
+    async def turn(self) -> None:
+        now = time.monotonic()
+        if now > self.due + LATE:
+            self.late += 1
+        start = max(now, self.due)
+        await asyncio.sleep(start - now)
+        self.due = start + self.interval
+
+
+#: How far past its slot a command may start and still count as on time.
+LATE = 0.005
+
+
+class Driver:
+    """Plays ``concurrency`` games at once in one client mode and tallies the POSTs; ``rate``,
+    if given, is the commands/s the tables offer together."""
+
+    def __init__(
+        self, api: Api, mode: str, scripts: list[Script], max_games: int, seed: int, rate: float | None = None
+    ) -> None:
         self.api = api
         self.mode = mode
+        self.rate = rate
+        self.paces: list[Pace] = []
         self.posts = Tally()
         self.other = Tally()
         self.history: dict[str, dict[int, float]] = {}
@@ -128,9 +163,11 @@ class Driver:
             table.seen(answer)
         return answer
 
-    async def _play_known(self, table: Table, window: Window) -> None:
+    async def _play_known(self, table: Table, window: Window, pace: Pace | None) -> None:
         assert table.script is not None
         for move in table.script.moves:
+            if pace is not None:
+                await pace.turn()
             if not window.open:
                 return
             answer = await self._post(table, move.seat, move.body, window)
@@ -147,10 +184,12 @@ class Driver:
             return None
         return list(answer.body)
 
-    async def _play_asking(self, table: Table, window: Window) -> None:
+    async def _play_asking(self, table: Table, window: Window, pace: Pace | None) -> None:
         """Ask the last mover first (a turn is several commands), then the other seat."""
         seat = 0
         while window.open:
+            if pace is not None:
+                await pace.turn()
             actions = await self._actions(table, seat)
             if actions == []:
                 seat = 1 - seat
@@ -161,15 +200,24 @@ class Driver:
                 return  # the game is over
             await self._post(table, seat, self._rng.choice(actions), window)
 
-    async def play(self, table: Table, window: Window) -> None:
+    async def play(self, table: Table, window: Window, pace: Pace | None) -> None:
         """Play at ``table`` until the window closes, a new game each time one ends."""
         while window.open:
             if self.mode == KNOWING:
-                await self._play_known(table, window)
+                await self._play_known(table, window, pace)
             else:
-                await self._play_asking(table, window)
+                await self._play_asking(table, window, pace)
             if window.open and not await self._replace(table):
                 return
 
     async def run(self, window: Window) -> None:
-        await asyncio.gather(*(self.play(table, window) for table in self.tables))
+        if self.rate:
+            interval = len(self.tables) / self.rate
+            self.paces = [Pace(interval, window.start + self._rng.uniform(0, interval)) for _ in self.tables]
+        paces: list[Pace | None] = [*self.paces] or [None] * len(self.tables)
+        await asyncio.gather(*(self.play(t, window, p) for t, p in zip(self.tables, paces, strict=True)))
+
+    @property
+    def late(self) -> int:
+        """Commands that started late on a paced run: the server did not keep up with the rate."""
+        return sum(p.late for p in self.paces)

@@ -1,9 +1,8 @@
-"""One open ``GET /games/{id}/stream``: when each version arrived, and who played it."""
+"""One open ``GET /games/{id}/stream``: when each version arrived."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 
 import aiohttp
@@ -24,11 +23,11 @@ class Stream:
         self.after = after
         self.status: int | str = "connecting"
         self.arrivals: dict[int, float] = {}
-        self.seats: dict[int, int | None] = {}
         self.ended = False
         #: True once the stream is over for the client: ended, failed, or cancelled.
         self.closed = False
         self._news = asyncio.Condition()
+        self._waiting = 0
 
     async def run(self) -> None:
         url = f"{self.api.root}/games/{self.game_id}/stream"
@@ -49,27 +48,27 @@ class Stream:
                 self._news.notify_all()
 
     async def _read(self, reply: aiohttp.ClientResponse) -> None:
-        fields: dict[str, str] = {}
-        async for raw in reply.content:
-            line = raw.decode().rstrip("\r\n")
-            if line:
-                name, _, value = line.partition(":")
-                fields[name] = value.removeprefix(" ")
-                continue
-            await self._dispatch(fields, time.monotonic())
-            fields = {}
+        """Whole chunks, split into frames: the driver shares the server's cores, so it reads a
+        thousand streams as cheaply as it can (no line-by-line reading, no JSON)."""
+        buffer = b""
+        async for chunk in reply.content.iter_any():
+            arrived = time.monotonic()
+            *frames, buffer = (buffer + chunk).split(b"\n\n")  # Kotlík ends its lines with \n
+            for frame in frames:
+                self._dispatch(frame, arrived)
+            if self._waiting and frames:
+                async with self._news:
+                    self._news.notify_all()
             if self.ended:
                 return
 
-    async def _dispatch(self, fields: dict[str, str], arrived: float) -> None:
-        if fields.get("event") == "end":
-            self.ended = True
-        if fields.get("id", "").isdigit() and "data" in fields:
-            version = int(fields["id"])
-            self.arrivals[version] = arrived
-            self.seats[version] = json.loads(fields["data"]).get("seat")
-            async with self._news:
-                self._news.notify_all()
+    def _dispatch(self, frame: bytes, arrived: float) -> None:
+        for line in frame.split(b"\n"):
+            name, _, value = line.partition(b": ")
+            if name == b"id" and value.isdigit():
+                self.arrivals[int(value)] = arrived
+            elif name == b"event" and value == b"end":
+                self.ended = True
 
     async def first_after(self, version: int, timeout: float) -> tuple[int, float] | None:
         """The first version past ``version`` and its arrival; ``None`` if none came in time."""
@@ -81,10 +80,13 @@ class Stream:
                 or self.status not in (200, "connecting")
             )
 
+        self._waiting += 1
         try:
             async with asyncio.timeout(timeout), self._news:
                 await self._news.wait_for(beyond)
         except TimeoutError:
             return None
+        finally:
+            self._waiting -= 1
         later = [v for v in self.arrivals if v > version]
         return (min(later), self.arrivals[min(later)]) if later else None
