@@ -134,7 +134,7 @@ def commands_section(run: Run) -> None:
                         f"commands rep {rep + 1}: {mode} ×{concurrency}: {len(driver.posts.seconds)} "
                         f"commands, {driver.games} games, {driver.posts.failed} failed"
                     )
-            for mode in (ASKING, KNOWING) if run.args.paced else ():
+            for mode in (ASKING, KNOWING) if run.args.paced else ():  # the floor's rate, at 50 games
                 concurrency, rate = CONCURRENCY[-1], run.args.paced
                 driver = asyncio.run(_drive(stack.base, mode, concurrency, run, rate))
                 _post_figures(run, "commands", f"{mode} ×{concurrency} at {rate:g}/s", driver)
@@ -312,12 +312,12 @@ def watchers_section(run: Run) -> None:
     rates: list[float | None] = [None, run.args.watched_rate] if run.args.watched_rate else [None]
     for rep in range(run.args.reps):
         for rate in rates:
-            logs = run.logs / f"watchers-{rep}{f'-at-{rate:g}' if rate else ''}"
+            paced = f" at {rate:g}/s" if rate else ""
+            logs = run.logs / f"watchers-{rep}{'-paced' if rate else ''}"
             with services.running(run.env(), logs, worker=False) as stack:
                 watching = asyncio.run(_watch(stack, run, rate))
-            paced = f" at {rate:g}/s" if rate else ""
             _post_figures(run, "watchers", f"{KNOWING} ×{WATCHED_GAMES}{paced}", watching.driver)
-            _watcher_figures(run, watching, f"at {rate:g}/s: " if rate else "")
+            _watcher_figures(run, watching, f"{paced.strip()}: " if rate else "")
             opened = sum(seg.status == 200 for seg in watching.watched.segments)
             _progress(
                 f"watchers rep {rep + 1}{paced}: {opened} streams opened, "

@@ -77,6 +77,10 @@ class Table:
         old.set()
 
 
+#: How far past its slot a command may start and still count as on time.
+LATE = 0.005
+
+
 @dataclass
 class Pace:
     """One table's share of an offered rate: a command every ``interval`` seconds, one at a time.
@@ -96,10 +100,6 @@ class Pace:
         start = max(now, self.due)
         await asyncio.sleep(start - now)
         self.due = start + self.interval
-
-
-#: How far past its slot a command may start and still count as on time.
-LATE = 0.005
 
 
 class Driver:
