@@ -1,5 +1,6 @@
 """The WSGI entry point for gunicorn: ``gunicorn service.wsgi:app``."""
 
+import gc
 import resource
 
 from service.app import create_app
@@ -13,6 +14,25 @@ def _more_open_files() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
+#: Allocations between two collections of the youngest objects (CPython's default is 700). A
+#: command allocates thousands that die young; collecting less often also makes the full
+#: collections, which walk every cached state, about five times rarer.
+YOUNG_COLLECTIONS = 7000
+
+
+def _spare_the_collector() -> None:
+    """Keep the cyclic garbage collector's full sweeps short and rare.
+
+    What start-up made (modules, schemas, routes: ~100,000 objects) lives as long as the
+    process, yet every full collection walked it again, a pause of 50 to 100 ms in the middle of
+    some request: the paced bench's p99. Frozen, it is never walked; the rest still is.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(YOUNG_COLLECTIONS, *gc.get_threshold()[1:])
+
+
 _more_open_files()
 answer_gunicorn_errors_as_problems()
 app = create_app()
+_spare_the_collector()
