@@ -40,7 +40,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     # Players and their seats, webhooks and their deliveries (alembic 0005, issue 10).
     "players": ("SELECT", "INSERT"),
     "game_players": ("SELECT", "INSERT"),
-    "webhooks": ("SELECT", "INSERT"),
+    "webhooks": ("SELECT", "INSERT", "UPDATE"),  # UPDATE: removed_at (alembic 0006)
     "deliveries": ("SELECT", "INSERT", "UPDATE"),
     "alembic_version": ("SELECT",),
     # The default broker's queue (workers/broker.py): messages are taken by deleting them.

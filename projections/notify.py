@@ -88,9 +88,32 @@ def register(
 
 def webhooks_of(conn: Connection[Any], player: UUID) -> list[dict[str, Any]]:
     return conn.execute(
-        "SELECT id, url, kinds, created_at FROM webhooks WHERE player_id = %s ORDER BY created_at",
+        "SELECT id, url, kinds, created_at FROM webhooks WHERE player_id = %s AND removed_at IS NULL "
+        "ORDER BY created_at",
         (player,),
     ).fetchall()
+
+
+def remove(conn: Connection[Any], player: UUID, webhook: UUID) -> bool:
+    """Remove the player's webhook and cancel its deliveries not yet sent; whether it was theirs.
+
+    A delivery being sent at this moment is locked by its worker and skipped here; the worker
+    cancels it instead of retrying (:func:`workers.webhooks.send`).
+    """
+    with conn.transaction():
+        removed = conn.execute(
+            "UPDATE webhooks SET removed_at = now() "
+            "WHERE id = %s AND player_id = %s AND removed_at IS NULL RETURNING id",
+            (webhook, player),
+        ).fetchone()
+        if removed is None:
+            return False
+        conn.execute(
+            "UPDATE deliveries SET status = 'cancelled' WHERE id IN (SELECT id FROM deliveries "
+            "WHERE webhook_id = %s AND status = 'pending' FOR UPDATE SKIP LOCKED)",
+            (webhook,),
+        )
+    return True
 
 
 def deliveries_of(conn: Connection[Any], player: UUID, limit: int = 100) -> list[dict[str, Any]]:
@@ -112,9 +135,10 @@ def deliveries(when: str = "true") -> str:
     hooks AS (
         SELECT w.id, gp.seat FROM webhooks w JOIN game_players gp ON gp.player_id = w.player_id
         WHERE gp.game_id = %(game)s AND (%(notice_seats)s::int[] IS NULL OR gp.seat = ANY(%(notice_seats)s))
-            AND w.kinds ? %(notice_kind)s AND {when}
+            AND w.kinds ? %(notice_kind)s AND w.removed_at IS NULL AND {when}
         UNION ALL
-        SELECT w.id, NULL FROM webhooks w WHERE w.game_id = %(game)s AND w.kinds ? %(notice_kind)s AND {when}
+        SELECT w.id, NULL FROM webhooks w WHERE w.game_id = %(game)s AND w.kinds ? %(notice_kind)s
+            AND w.removed_at IS NULL AND {when}
     ), delivered AS (
         INSERT INTO deliveries (webhook_id, kind, body)
         SELECT id, %(notice_kind)s, %(notice)s::jsonb

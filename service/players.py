@@ -14,6 +14,7 @@ from projections import lobby, notify, players, tokens
 from service import schemas
 from service.auth import caller_player
 from service.context import connection
+from service.errors import NotFound
 from service.games import summary
 from workers.relay import deliver
 
@@ -87,6 +88,23 @@ class MyWebhooks(MethodView):
         """The player's webhooks (without their secrets)."""
         with connection() as conn:
             return notify.webhooks_of(conn, caller_player(conn).id)
+
+
+@blp.route("/players/me/webhooks/<uuid:webhook_id>")
+class MyWebhook(MethodView):
+    @blp.response(204)
+    @blp.alt_response(401, schema=schemas.ProblemSchema)
+    @blp.alt_response(404, schema=schemas.ProblemSchema)
+    @blp.doc(security=_KEY)
+    def delete(self, webhook_id: UUID) -> None:
+        """Remove one of the player's webhooks.
+
+        It gets no more notices, and its deliveries not yet sent are `cancelled`; those already
+        made stay in `GET /players/me/deliveries`. Removing it again answers 404.
+        """
+        with connection() as conn:
+            if not notify.remove(conn, caller_player(conn).id, webhook_id):
+                raise NotFound("no webhook of yours has this id (removed already?)")
 
 
 @blp.route("/players/me/deliveries")

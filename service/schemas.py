@@ -194,7 +194,9 @@ class DeliverySchema(Schema):
     url = fields.String()
     kind = fields.String()
     body = fields.Dict()
-    status = fields.String(metadata={"description": "pending, delivered or failed"})
+    status = fields.String(
+        metadata={"description": "pending, delivered, failed, or cancelled (its webhook was removed)"}
+    )
     attempts = fields.List(
         fields.Dict(), metadata={"description": "each attempt: at (Unix time), status (HTTP) or error"}
     )

@@ -6,7 +6,8 @@ receiver checks both the body and that the timestamp is recent (a replayed reque
 A delivery is locked while it is sent (``FOR UPDATE SKIP LOCKED``) and sent only while pending
 and due, so a duplicate task or two workers send it once. A failure (no answer, or not 2xx) is
 recorded among its attempts and the delivery is due again after ``KOTLIK_WEBHOOK_BACKOFF`` × 2ⁿ
-seconds, until a day after it was made; then it is ``failed``.
+seconds, until a day after it was made; then it is ``failed``. A delivery of a removed webhook
+is ``cancelled`` instead of sent.
 """
 
 from __future__ import annotations
@@ -49,13 +50,16 @@ def send(conn: Connection[Any], delivery_id: int) -> float | None:
     """Send the delivery if it is pending and due; the seconds until its retry, if it failed."""
     with conn.transaction():
         row = conn.execute(
-            "SELECT d.id, d.kind, d.body, d.attempts, d.created_at, w.url, w.secret "
+            "SELECT d.id, d.kind, d.body, d.attempts, d.created_at, w.url, w.secret, w.removed_at "
             "FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id "
             "WHERE d.id = %s AND d.status = 'pending' AND d.next_at <= now() "
             "FOR UPDATE OF d SKIP LOCKED",
             (delivery_id,),
         ).fetchone()
         if row is None:
+            return None
+        if row["removed_at"] is not None:  # removed while this delivery was being sent
+            conn.execute("UPDATE deliveries SET status = 'cancelled' WHERE id = %s", (delivery_id,))
             return None
         body = encode({**row["body"], "delivery": row["id"]})
         started = time.time()

@@ -22,6 +22,7 @@ import pytest
 from httpclient import Client, create, game_path
 
 from projections.verify import check, parse
+from workers import webhooks
 
 # Read by this process (the web app under test) and by the worker the session starts after
 # collection: webhooks may reach this test's own receiver on the loopback address, and a failed
@@ -56,8 +57,9 @@ def second_beat(broker: dict[str, str], tmp_path_factory: pytest.TempPathFactory
 
 
 class Receiver:
-    """A webhook receiver on 127.0.0.1: records every request; ``/flaky`` answers 500 once, ``/slow``
-    takes :data:`SLOW_S` seconds to answer (``slow`` counts those it is still holding)."""
+    """A webhook receiver on 127.0.0.1: records every request; ``/flaky`` answers 500 once, ``/down``
+    always, ``/slow`` takes :data:`SLOW_S` seconds to answer (``slow`` counts those it is still
+    holding)."""
 
     def __init__(self) -> None:
         self.got: list[dict[str, Any]] = []
@@ -75,6 +77,8 @@ class Receiver:
                 status = 200
                 if self.path == "/flaky" and self.path not in receiver.failed:
                     receiver.failed.add(self.path)
+                    status = 500
+                if self.path == "/down":
                     status = 500
                 receiver.got.append(
                     {
@@ -367,6 +371,65 @@ def test_webhooks_signed_exactly_once_and_retried_after_a_500(api: Client, recei
     assert len(retried) == 1 and [a["status"] for a in retried[0]["attempts"]] == [500, 200]
     assert sorted(len(d["attempts"]) for d in deliveries) == [1] * (len(deliveries) - 1) + [2]
     assert guest_client.get("/api/v1/players/me/deliveries").body == []
+
+
+def test_a_removed_webhook_gets_nothing_more(api: Client, receiver: Receiver) -> None:
+    """Removing a webhook stops its notices and cancels the retries of one that kept failing;
+    what was delivered before stays listed. Only its player may remove it, once."""
+    me, mine = player(api, "Remover")
+    _, other = player(api, "Stranger")
+    hooks = {
+        path: mine.post("/api/v1/players/me/webhooks", {"url": receiver.url + path, "kinds": ["your_turn"]})
+        for path in ("/kept", "/gone", "/down")
+    }
+    assert all(h.status == 201 for h in hooks.values())
+    gone, down = hooks["/gone"].body["id"], hooks["/down"].body["id"]
+    for who, status in ((other, 404), (api, 401)):
+        refused = who.request("DELETE", f"/api/v1/players/me/webhooks/{gone}")
+        assert refused.status == status and refused.problem["status"] == status
+    assert mine.request("DELETE", f"/api/v1/players/me/webhooks/{gone}").status == 204
+    again = mine.request("DELETE", f"/api/v1/players/me/webhooks/{gone}")
+    assert again.status == 404 and again.problem["type"].endswith("/not-found")
+    listed = mine.get("/api/v1/players/me/webhooks").body
+    assert sorted(h["url"] for h in listed) == [receiver.url + "/down", receiver.url + "/kept"]
+
+    create(api, GAME, [{"player": me["id"]}, {"name": "Bot", "bot": "default"}])  # soon my turn
+    wait(lambda: receiver.at("/kept") and receiver.at("/down", 500), 30, "the first attempts")
+    assert mine.request("DELETE", f"/api/v1/players/me/webhooks/{down}").status == 204
+
+    def statuses() -> dict[str, str]:
+        listed = mine.get("/api/v1/players/me/deliveries").body
+        return {d["url"].removeprefix(receiver.url): d["status"] for d in listed}
+
+    wait(lambda: statuses() == {"/kept": "delivered", "/down": "cancelled"}, 10, "the retry cancelled")
+    attempts = len(receiver.at("/down", 500))
+    time.sleep(3.5)  # the retries were due after 1 s and 2 s more
+    assert len(receiver.at("/down", 500)) == attempts
+    assert receiver.at("/gone") == [] and len(receiver.at("/kept")) == 1
+
+
+def test_a_delivery_held_by_its_worker_when_the_webhook_goes_is_cancelled_not_sent(
+    api: Client, pool: Any, receiver: Receiver
+) -> None:
+    """The removal skips a delivery that a worker holds (its lock); the worker then cancels it."""
+    _, mine = player(api, "Racer")
+    hook = mine.post("/api/v1/players/me/webhooks", {"url": receiver.url + "/raced"}).body
+    with pool.connection() as conn:
+        made = conn.execute(
+            "INSERT INTO deliveries (webhook_id, kind, body) VALUES (%s, 'your_turn', '{}') RETURNING id",
+            (hook["id"],),
+        ).fetchone()
+    delivery = made["id"]
+    with pool.connection() as worker, worker.transaction():
+        worker.execute("SELECT id FROM deliveries WHERE id = %s FOR UPDATE", (delivery,))
+        assert mine.request("DELETE", f"/api/v1/players/me/webhooks/{hook['id']}").status == 204
+        held = worker.execute("SELECT status FROM deliveries WHERE id = %s", (delivery,)).fetchone()
+        assert held["status"] == "pending"
+    with pool.connection() as conn:
+        assert webhooks.send(conn, delivery) is None
+        after = conn.execute("SELECT status, attempts FROM deliveries WHERE id = %s", (delivery,)).fetchone()
+    assert after["status"] == "cancelled" and after["attempts"] == []
+    assert receiver.at("/raced") == []
 
 
 def create_with_hook(api: Client, host_id: str, url: str) -> dict[str, Any]:
