@@ -265,6 +265,7 @@ async def _watch(stack: services.Stack, run: Run, rate: float | None) -> Watchin
         await _until_streams_answer(watched, run.args.streams)
         opened = sum(seg.status == 200 and not seg.closed for seg in watched.segments)
         watching = Watching(driver, watched, Window.of(run.args.seconds), opened)
+        watched.window = watching.window
         tasks.append(asyncio.create_task(_sample_rss(stack, watching)))
         with costs.Meter(lambda: services.web_pids(stack)) as meter:
             await driver.run(watching.window)
@@ -292,8 +293,10 @@ def _watcher_figures(run: Run, w: Watching, prefix: str) -> None:
     add("long-polls answered 200", len(w.watched.polls.seconds))
     add("long-polls failed or timed out", w.watched.polls.failed)
     add("long-poll delivery p99 (after the 201)", _ms(percentile(w.watched.poll_delays, 99)), "ms")
-    add("GET /catalog p99", _ms(percentile(w.watched.catalog.seconds, 99)), "ms")
-    add("GET /catalog failed", w.watched.catalog.failed)
+    catalog, connecting = w.watched.catalog, w.watched.catalog_connecting
+    add("GET /catalog p99", _ms(percentile(catalog.seconds, 99)), "ms")
+    add("GET /catalog failed", catalog.failed)
+    add("GET /catalog p99 while the watchers connect", _ms(percentile(connecting.seconds, 99)), "ms")
     if w.cpu is not None:
         add("CPU per command: web processes", _ms(w.cpu.web), "ms")
         add("CPU per command: PostgreSQL", _ms(w.cpu.database), "ms")

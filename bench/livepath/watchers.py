@@ -2,8 +2,9 @@
 
 Each stream follows its table: it opens ``/stream?after=<current version>`` and, when the table's
 game is replaced, moves to the new one. Each poller re-issues ``/state?wait=30&since=<known>``
-whenever it returns. A catalog reader asks ``/catalog`` every 100 ms. Nothing here waits longer
-than the client timeout for an answer to begin, and the run cancels everything at its end.
+whenever it returns. A catalog reader asks ``/catalog`` every 100 ms, timed apart while the watchers connect.
+Nothing here waits longer than the client timeout for an answer to begin, and the run cancels
+everything at its end.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ class Watched:
     polls: Tally = field(default_factory=Tally)
     poll_delays: list[float] = field(default_factory=list)
     catalog: Tally = field(default_factory=Tally)
+    #: ``/catalog`` while the watchers connect, before the window (1,500 requests at once).
+    catalog_connecting: Tally = field(default_factory=Tally)
+    #: Set when the timed window starts, with every watcher open.
+    window: Window | None = None
 
 
 async def _until_replaced(table: Table, work: Awaitable[object]) -> None:
@@ -81,7 +86,12 @@ async def _poll_game(api: Api, table: Table, game_id: str, known: int, watched: 
 async def read_catalog(api: Api, watched: Watched) -> None:
     tick = time.monotonic()
     while True:
-        watched.catalog.record(await api.call("GET", "/catalog"), 200)
+        answer = await api.call("GET", "/catalog")
+        window = watched.window
+        if window is None:
+            watched.catalog_connecting.record(answer, 200)
+        elif window.start <= answer.arrived - answer.seconds and window.holds(answer):
+            watched.catalog.record(answer, 200)
         tick += CATALOG_EVERY
         await asyncio.sleep(max(0.0, tick - time.monotonic()))
 
