@@ -12,7 +12,7 @@ from flask.typing import ResponseReturnValue
 from psycopg_pool import ConnectionPool
 
 from events.database import create_pool
-from service import contract, cors, errors, game_docs, limits, ratelimit, schemas, webclient
+from service import contract, cors, errors, game_docs, limits, proxies, ratelimit, schemas, webclient
 from service.catalog import blp as catalog
 from service.context import database_url
 from service.endings import blp as endings
@@ -67,6 +67,7 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     limits.register(app)
     cors.register(app)  # first of the checks: a preflight is answered before the others read it
     app.register_blueprint(webclient.blp)
+    proxies.register(app)
     app.add_url_rule(f"{API_PREFIX}/docs/assets/<path:name>", "docs_assets", _docs_asset)
     return app
 

@@ -20,7 +20,7 @@ import pytest
 from httpclient import Client, Reply, create, game_path
 from processes import environment, web_process
 
-from service import ratelimit
+from service import proxies, ratelimit
 from service.limits import MAX_BODY, MAX_DEPTH
 
 GAME = "kupferkessel"
@@ -168,16 +168,35 @@ def limited_app(pool: Any, broker: dict[str, str]) -> Any:
     return create_app(pool, TESTING=True, KOTLIK_RATE_LIMITS=LIMITS, KOTLIK_RATE_LIMIT_STORAGE="memory://")
 
 
-@pytest.fixture
-def limited(limited_app: Any) -> Iterator[Client]:
+@pytest.fixture(scope="module")
+def proxied_app(pool: Any, broker: dict[str, str]) -> Any:
+    """The limited app behind one reverse proxy (``KOTLIK_PROXIES=1``)."""
+    from service.app import create_app
+
+    return create_app(
+        pool, TESTING=True, KOTLIK_RATE_LIMITS=LIMITS, KOTLIK_RATE_LIMIT_STORAGE="memory://", KOTLIK_PROXIES=1
+    )
+
+
+def _served(app: Any) -> Iterator[Client]:
     from werkzeug.serving import make_server
 
-    limited_app.extensions["kotlik.rate_limits"].strategy.storage.reset()
-    server = make_server("127.0.0.1", 0, limited_app, threaded=True)
+    app.extensions["kotlik.rate_limits"].strategy.storage.reset()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield Client(f"http://127.0.0.1:{server.server_port}")
     server.shutdown()
+
+
+@pytest.fixture
+def limited(limited_app: Any) -> Iterator[Client]:
+    yield from _served(limited_app)
+
+
+@pytest.fixture
+def proxied(proxied_app: Any) -> Iterator[Client]:
+    yield from _served(proxied_app)
 
 
 def _retry_after(reply: Reply) -> int:
@@ -226,6 +245,34 @@ def test_wrong_tokens_shut_out_the_address_for_a_while(limited: Client) -> None:
     time.sleep(wait)
     assert owner.get(game_path(game, "/state")).status == 200
     assert _log(limited, game) == before
+
+
+def _from(client: Client, forwarded_for: str) -> Client:
+    return Client(client.base, extra={"X-Forwarded-For": forwarded_for})
+
+
+def test_behind_a_proxy_each_client_it_forwards_has_its_own_limits(proxied: Client) -> None:
+    alice, bob = _from(proxied, "203.0.113.7"), _from(proxied, "203.0.113.8")
+    for _ in range(3):
+        create(alice, GAME, HUMANS)
+    _retry_after(alice.post("/api/v1/games", {"game": GAME, "seats": HUMANS}))
+    create(bob, GAME, HUMANS)
+    # Only the proxy's own entry, the last, is believed: what alice wrote before it changes nothing.
+    forging = _from(proxied, "198.51.100.1, 203.0.113.7")
+    _retry_after(forging.post("/api/v1/games", {"game": GAME, "seats": HUMANS}))
+
+
+def test_with_no_proxy_configured_a_forwarded_address_is_not_believed(limited: Client) -> None:
+    for n in range(3):
+        create(_from(limited, f"203.0.113.{n}"), GAME, HUMANS)
+    _retry_after(_from(limited, "203.0.113.99").post("/api/v1/games", {"game": GAME, "seats": HUMANS}))
+
+
+def test_proxy_settings() -> None:
+    assert proxies.hops({"KOTLIK_PROXIES": "0"}) == 0 and proxies.hops({"KOTLIK_PROXIES": "2"}) == 2
+    for wrong in ("two", "-1"):
+        with pytest.raises(ValueError, match="KOTLIK_PROXIES"):
+            proxies.hops({"KOTLIK_PROXIES": wrong})
 
 
 def test_rate_limit_settings() -> None:
