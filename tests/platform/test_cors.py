@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from typing import Any
+from uuid import uuid4
 
 import pytest
 from httpclient import Client, create
@@ -45,6 +46,16 @@ def test_a_preflight_of_a_listed_origin_allows_what_a_client_sends(cors_api: Cli
     allowed = {h.strip().lower() for h in reply.headers["Access-Control-Allow-Headers"].split(",")}
     assert {"authorization", "content-type", "idempotency-key", "if-none-match", "last-event-id"} <= allowed
     assert "Access-Control-Allow-Credentials" not in reply.headers  # tokens travel in a header, not cookies
+
+
+def test_a_preflight_allows_removing_a_webhook(cors_api: Client) -> None:
+    reply = cors_api.request(
+        "OPTIONS",
+        f"/api/v1/players/me/webhooks/{uuid4()}",
+        headers={"Origin": ORIGIN, "Access-Control-Request-Method": "DELETE"},
+    )
+    assert reply.status == 204 and reply.headers["Access-Control-Allow-Origin"] == ORIGIN
+    assert "DELETE" in {m.strip() for m in reply.headers["Access-Control-Allow-Methods"].split(",")}
 
 
 def test_answers_to_a_listed_origin_name_it_and_expose_the_etag(cors_api: Client) -> None:
