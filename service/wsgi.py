@@ -24,8 +24,8 @@ def _spare_the_collector() -> None:
     """Keep the cyclic garbage collector's full sweeps short and rare.
 
     What start-up made (modules, schemas, routes: ~100,000 objects) lives as long as the
-    process, yet every full collection walked it again, a pause of 50 to 100 ms in the middle of
-    some request: the paced bench's p99. Frozen, it is never walked; the rest still is.
+    process, yet every full collection walked it again: pauses of 45 to 190 ms in the middle of
+    some request, the paced bench's p99. Frozen, it is never walked; the rest still is.
     """
     gc.collect()
     gc.freeze()
