@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from processes import ROOT, environment, kotlik_web, wait_until
 
+from games.kupferkessel.content import card_order
 from kotlik_client import Client, ProblemError, types
 
 pytestmark = pytest.mark.e2e
@@ -355,9 +356,15 @@ def test_kotlik_play_says_what_is_wrong(web: str) -> None:
     assert refused.returncode == 1 and "difficulty" in refused.stdout
 
 
+#: The whole deck in the catalog's order: the game is then fixed by its choices, and always taking
+#: the first, Ann moves twice, Bob twice, then Ann again. On a shuffled deck an extra turn could
+#: let Ann use up her four choices before Bob had played (it happened).
+ARRANGED = json.dumps({"arranged": {"deck": list(card_order())}})
+
+
 def test_kotlik_play_two_terminals_play_one_game(web: str, tmp_path: Path) -> None:
     logs = [tmp_path / "ann.log", tmp_path / "bob.log", tmp_path / "ann-again.log"]
-    ann = _start(web, ["kupferkessel", "--seats", "me,Bob"], "1\n" * 4, logs[0])
+    ann = _start(web, ["kupferkessel", "--seats", "me,Bob", "--options", ARRANGED], "1\n" * 4, logs[0])
     started = [ann]
     try:
         wait_until(lambda: b"Bob joins with: " in logs[0].read_bytes(), 30, "the join line")
