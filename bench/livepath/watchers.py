@@ -2,9 +2,9 @@
 
 Each stream follows its table: it opens ``/stream?after=<current version>`` and, when the table's
 game is replaced, moves to the new one. Each poller re-issues ``/state?wait=30&since=<known>``
-whenever it returns. A catalog reader asks ``/catalog`` every 100 ms, timed apart while the watchers connect.
-Nothing here waits longer than the client timeout for an answer to begin, and the run cancels
-everything at its end.
+whenever it returns. A catalog reader asks ``/catalog`` every 100 ms; its calls while the watchers
+connect are timed apart from those in the window. Nothing here waits longer than the client
+timeout for an answer to begin, and the run cancels everything at its end.
 """
 
 from __future__ import annotations
