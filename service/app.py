@@ -12,7 +12,7 @@ from flask.typing import ResponseReturnValue
 from psycopg_pool import ConnectionPool
 
 from events.database import create_pool
-from service import contract, cors, errors, game_docs, limits, proxies, ratelimit, schemas, webclient
+from service import contract, cors, errors, game_docs, limits, polls, proxies, ratelimit, schemas, webclient
 from service.catalog import blp as catalog
 from service.context import database_url
 from service.endings import blp as endings
@@ -22,6 +22,7 @@ from service.health import blp as health
 from service.live import Listener
 from service.openapi import KotlikApi
 from service.players import blp as players
+from service.polls import LongPolls
 from service.rows import Rows
 
 API_PREFIX = "/api/v1"
@@ -54,7 +55,8 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     app.json = FastJSON(app)
     app.extensions["kotlik.pool"] = pool or create_pool()
     app.extensions["kotlik.listener"] = listener = Listener(database_url(app)).start()
-    app.extensions["kotlik.rows"] = Rows(listener, app.extensions["kotlik.pool"].connection)
+    pool_connection = app.extensions["kotlik.pool"].connection
+    app.extensions["kotlik.polls"] = LongPolls(Rows(listener, pool_connection), pool_connection)
 
     api = KotlikApi(app)
     for blueprint in (games, endings, players, exports, catalog, health):
@@ -68,6 +70,9 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     cors.register(app)  # first of the checks: a preflight is answered before the others read it
     app.register_blueprint(webclient.blp)
     proxies.register(app)
+    app.wsgi_app = polls.Spectators(  # type: ignore[method-assign]  # Flask's documented way to wrap it
+        app.wsgi_app, app.extensions["kotlik.polls"], API_PREFIX, cors.policy(app.config)
+    )
     app.add_url_rule(f"{API_PREFIX}/docs/assets/<path:name>", "docs_assets", _docs_asset)
     return app
 

@@ -50,8 +50,16 @@ def read(blp: Blueprint, schema: Schema, fits: Callable[[Any], bool]) -> dict[st
     return loaded
 
 
+def encode(payload: Any) -> bytes:
+    """``payload`` as JSON, encoded as the app encodes every other answer."""
+    return orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS)
+
+
 def answer(payload: Any, status: int, headers: dict[str, str]) -> Response:
-    """``payload`` as a JSON response, encoded as the app encodes every other answer."""
-    return current_app.response_class(
-        orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS), status, headers, mimetype="application/json"
-    )
+    """``payload`` as a JSON response."""
+    return encoded(encode(payload), status, headers)
+
+
+def encoded(body: bytes, status: int, headers: dict[str, str]) -> Response:
+    """A JSON body already encoded, as a response."""
+    return current_app.response_class(body, status, headers, mimetype="application/json")

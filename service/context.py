@@ -1,5 +1,5 @@
-"""What a request reaches through the running app: its connection pool, its listener and the
-lobby rows its long-polls share.
+"""What a request reaches through the running app: its connection pool, its listener and its
+long-polls (with the lobby rows they share).
 
 The app puts them in ``app.extensions`` when it is made (:func:`service.app.create_app`); the
 blueprints reach them here, so that no blueprint imports the module that imports it.
@@ -16,7 +16,7 @@ from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
 from service.live import Listener
-from service.rows import Rows
+from service.polls import LongPolls
 
 
 def pool() -> ConnectionPool:
@@ -25,10 +25,6 @@ def pool() -> ConnectionPool:
 
 def listener() -> Listener:
     return current_app.extensions["kotlik.listener"]  # type: ignore[no-any-return]
-
-
-def rows() -> Rows:
-    return current_app.extensions["kotlik.rows"]  # type: ignore[no-any-return]
 
 
 def database_url(app: Flask | None = None) -> str:
@@ -41,3 +37,7 @@ def database_url(app: Flask | None = None) -> str:
 def connection() -> Iterator[Connection[Any]]:
     with pool().connection() as conn:
         yield conn
+
+
+def long_polls() -> LongPolls:
+    return current_app.extensions["kotlik.polls"]  # type: ignore[no-any-return]

@@ -30,30 +30,51 @@ def origins(config: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(o.strip().rstrip("/") for o in str(spec).split(",") if o.strip())
 
 
-def register(app: Flask) -> None:
-    """Installed first, so a preflight is answered before the other checks read the request."""
-    allowed = origins(app.config)
-    if not allowed:
-        return
+class Cors:
+    """The origins allowed, and what an answer to a request from ``origin`` says of them."""
 
-    def listed() -> str | None:
-        origin = request.headers.get("Origin")
+    def __init__(self, allowed: frozenset[str]) -> None:
+        self.allowed = allowed
+
+    def listed(self, origin: str | None) -> str | None:
         if origin is None:
             return None
-        return origin if origin in allowed or "*" in allowed else None
+        return origin if origin in self.allowed or "*" in self.allowed else None
+
+    def annotated(self, headers: Mapping[str, str], origin: str | None) -> dict[str, str]:
+        """``headers`` of an answer to ``origin``: ``Vary: Origin``, and the grant if it is listed."""
+        out = dict(headers)
+        out["Vary"] = f"{out['Vary']}, Origin" if out.get("Vary") else "Origin"
+        if self.listed(origin):
+            out["Access-Control-Allow-Origin"] = str(origin)
+            out["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
+        return out
+
+
+def policy(config: Mapping[str, Any]) -> Cors | None:
+    """The app's CORS policy; ``None`` when no origin is listed."""
+    allowed = origins(config)
+    return Cors(allowed) if allowed else None
+
+
+def register(app: Flask) -> None:
+    """Installed first, so a preflight is answered before the other checks read the request."""
+    cors = policy(app.config)
+    if cors is None:
+        return
 
     def preflight() -> Response | None:
         if request.method != "OPTIONS" or "Access-Control-Request-Method" not in request.headers:
             return None
         response = Response(status=204)
-        if listed():
+        if cors.listed(request.headers.get("Origin")):
             response.headers["Access-Control-Allow-Methods"] = ALLOWED_METHODS
             response.headers["Access-Control-Allow-Headers"] = ALLOWED_HEADERS
             response.headers["Access-Control-Max-Age"] = MAX_AGE
         return response
 
     def annotate(response: Response) -> Response:
-        origin = listed()
+        origin = cors.listed(request.headers.get("Origin"))
         response.vary.add("Origin")
         if origin:
             response.headers["Access-Control-Allow-Origin"] = origin

@@ -20,9 +20,10 @@ from projections.fold import Folded, opening_version, state_at
 from projections.lobby import GameRow
 from service import bodies, contract, schemas
 from service.auth import caller_seat
-from service.context import connection, listener, rows
+from service.context import connection, listener, long_polls
 from service.errors import NotFound
 from service.feed import public_options, shown, stream
+from service.polls import current_state, etag, is_version, state_body, tagged_version
 from workers.relay import deliver
 
 blp = Blueprint(
@@ -54,11 +55,6 @@ def _running_state(conn: Connection[Any], row: GameRow) -> Any:
     if row.status != "active":
         return None
     return CACHE.state(conn, row.id, row.rules, row.version).state
-
-
-def _etag(version: int) -> dict[str, str]:
-    """The version as the ETag; what it tags depends on whose token asked, hence ``Vary``."""
-    return {"ETag": f'"{version}"', "Vary": "Authorization"}
 
 
 @blp.route("")
@@ -125,7 +121,7 @@ class State(MethodView):
         newer than ``If-None-Match`` (or ``?since=``) and answers 304 if none comes.
         """
         at = query.get("at")
-        known = query.get("since", _etag_version())
+        known = query.get("since", tagged_version(request.headers.get("If-None-Match")))
         if at is None and known is not None and query.get("wait"):
             return _long_poll(game_id, known, query["wait"])
         with connection() as conn:
@@ -139,35 +135,20 @@ class State(MethodView):
 
 
 def _long_poll(game_id: UUID, known: int, wait: float) -> Any:
-    """The state once the game passes ``known``, or 304 after ``wait`` seconds.
-
-    It waits with no connection held, and its game's long-polls share one read of the lobby
-    row per version (:mod:`service.rows`); a spectator's poll answered from the cache takes no
-    connection at all.
-    """
+    """The state once the game passes ``known``, or 304 after ``wait`` seconds (:mod:`service.polls`,
+    whose WSGI layer answers the plain spectators' polls before they reach this view)."""
     seat = None
     if "Authorization" in request.headers:
         with connection() as conn:
             seat = caller_seat(conn, game_id, required=False)
-    row = rows().past(game_id, known)
-    if row is None and listener().wait(game_id, known, wait) is not None:
-        row = rows().past(game_id, known)
-    if row is None:
+    rendered = long_polls().next(game_id, known, wait, seat)
+    if rendered is None:
         return _not_modified(known)
-    entry = CACHE.get(game_id)
-    if entry is not None and entry.folded.version > row.version:
-        # The game moved on again while this poll waited: answer with the newest state this
-        # process holds, so the caller does not come straight back for a version already here.
-        row = rows().past(game_id, entry.folded.version - 1) or row
-    folded = CACHE.held(game_id, row.version)
-    if folded is None:
-        with connection() as conn:
-            folded = CACHE.state(conn, game_id, row.rules, row.version)
-    return _now(row, folded, seat)
+    return bodies.encoded(rendered.body, 200, etag(rendered.version))
 
 
 def _not_modified(version: int) -> Response:
-    return Response(status=304, headers=_etag(version))
+    return Response(status=304, headers=etag(version))
 
 
 def _replay(conn: Connection[Any], row: GameRow, seat: int | None, at: int) -> Any:
@@ -184,25 +165,12 @@ def _replay(conn: Connection[Any], row: GameRow, seat: int | None, at: int) -> A
 
 
 def _now(row: GameRow, folded: Folded, seat: int | None) -> Any:
-    """The state at the row's version as ``seat`` sees it. A game ended by a resignation or a
-    forfeit is over though its rules would play on."""
-    over = row.rules.is_over(folded.state) or row.over
-    return _answer(
-        row, folded, seat, over=over, deadline=row.deadline, view=row.rules.view(folded.state, seat)
-    )
+    return bodies.answer(current_state(row, folded, seat), 200, etag(folded.version))
 
 
 def _answer(row: GameRow, folded: Folded, seat: int | None, *, over: bool, deadline: Any, view: Any) -> Any:
-    body = {
-        "id": row.id,
-        "version": folded.version,
-        "seat": seat,
-        "to_move": [] if over else row.rules.to_move(folded.state),
-        "over": over,
-        "deadline": deadline,
-        "view": view,
-    }
-    return bodies.answer(body, 200, _etag(folded.version))
+    body = state_body(row, folded, seat, over=over, deadline=deadline, view=view)
+    return bodies.answer(body, 200, etag(folded.version))
 
 
 def _recalled(conn: Connection[Any], row: GameRow, then: Folded, seat: int | None) -> Any:
@@ -216,16 +184,6 @@ def _recalled(conn: Connection[Any], row: GameRow, then: Folded, seat: int | Non
     return recall(now, then.state, seat)
 
 
-def _is_version(text: str) -> bool:
-    """ASCII digits that fit a version (``str.isdigit`` alone would take ``²`` or 5,000 digits)."""
-    return text.isascii() and text.isdigit() and len(text) <= 9
-
-
-def _etag_version() -> int | None:
-    tag = (request.headers.get("If-None-Match") or "").strip().removeprefix("W/").strip('"')
-    return int(tag) if _is_version(tag) else None
-
-
 @blp.route("/<uuid:game_id>/actions")
 class Actions(MethodView):
     @blp.response(200)
@@ -237,8 +195,8 @@ class Actions(MethodView):
             row, folded = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id))
             seat = caller_seat(conn, game_id, required=False)
         if seat is None or row.over:
-            return [], 200, _etag(row.version)
-        return row.rules.legal_actions(folded.state, seat), 200, _etag(folded.version)
+            return [], 200, etag(row.version)
+        return row.rules.legal_actions(folded.state, seat), 200, etag(folded.version)
 
 
 COMMAND = schemas.CommandSchema()
@@ -290,7 +248,7 @@ class Commands(MethodView):
             deliver(conn, played.queued)
         running = not played.game.rules.is_over(played.state)
         events = shown(played.game, played.state if running else None, played.events, seat)
-        headers = _etag(played.version)
+        headers = etag(played.version)
         if played.replayed:
             headers["Idempotent-Replayed"] = "true"
         return bodies.answer({"version": played.version, "events": events}, 201, headers)
@@ -309,7 +267,7 @@ class Events(MethodView):
             seat = caller_seat(conn, game_id, required=False)
             events = _events(conn, row, query["after"])
             state = _running_state(conn, row)
-        return bodies.answer(shown(row, state, events, seat), 200, _etag(row.version))
+        return bodies.answer(shown(row, state, events, seat), 200, etag(row.version))
 
 
 def _events(conn: Connection[Any], row: GameRow, after: int) -> list[StoredEvent]:
@@ -329,7 +287,7 @@ class Stream(MethodView):
         Reconnect with ``Last-Event-ID`` (or ``?after=``) to continue where the stream stopped.
         """
         after = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
-        if not _is_version(after):
+        if not is_version(after):
             raise ValidationError("after must be a version number", "after")
         with connection() as conn:
             row = lobby.get(conn, game_id)

@@ -27,7 +27,7 @@ def _first_command(api: Client, game: dict[str, Any]) -> tuple[Client, dict[str,
 @pytest.fixture
 def reads(app: Any, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the lobby reads of the app's shared rows, one entry per read."""
-    rows = app.extensions["kotlik.rows"]
+    rows = app.extensions["kotlik.polls"].rows
     connect, counted = rows.connect, []
 
     @contextmanager
