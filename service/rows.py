@@ -1,9 +1,11 @@
 """The newest lobby row this process has read of each game, shared by the game's long-polls.
 
 When a game moves, all its long-polls wake at once. The first to ask reads the row and the others
-take that row, so a hundred waiters cost one query, not a hundred. A long-poll that comes back for
-the version it has seen waits without a query while the process's listener has heard of nothing
-newer since the row was read (:meth:`service.live.Listener.unbroken`).
+take that row, so a hundred waiters cost one query, not a hundred. The same round trip brings the
+game's cached state up to the row (:meth:`projections.cache.StateCache.with_row`), for the
+answers. A long-poll that comes back for the version it has seen waits without a query while the
+process's listener has heard of nothing newer since the row was read
+(:meth:`service.live.Listener.unbroken`).
 
 The row is shared only with a caller whose known version it has passed, or who has seen exactly
 its version while the listener says nothing has happened since. So a row read a moment ago never
@@ -17,12 +19,14 @@ from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 from uuid import UUID
 
 from psycopg import Connection
 
 from projections import lobby
+from projections.cache import CACHE
 from projections.lobby import GameRow
 from service.live import Listener
 
@@ -63,7 +67,7 @@ class Rows:
                 return row
             mark = self.listener.mark()
             with self.connect() as conn:
-                row = lobby.get(conn, game_id)
+                row, _ = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id))
             self._remember(game_id, _Read(row, mark))
         return row if row.version > known else None
 

@@ -71,7 +71,9 @@ async def poll(api: Api, table: Table, watched: Watched) -> None:
 async def _poll_game(api: Api, table: Table, game_id: str, known: int, watched: Watched) -> None:
     while True:
         params = {"wait": str(POLL_WAIT), "since": str(known)}
-        answer = await api.call("GET", f"/games/{game_id}/state", params=params, timeout=POLL_WAIT + TIMEOUT)
+        answer = await api.call(
+            "GET", f"/games/{game_id}/state", params=params, timeout=POLL_WAIT + TIMEOUT, decode=False
+        )
         if answer.status == 304:
             continue
         if not watched.polls.record(answer, 200) or answer.version is None:
