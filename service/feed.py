@@ -20,7 +20,7 @@ from events import StoredEvent, read
 from projections.cache import CACHE
 from projections.fold import PLATFORM, Folded
 from projections.lobby import GameRow
-from service.context import connection, listener
+from service.context import connection, listener, long_polls
 
 #: How long one server-sent-events response stays open; clients reconnect with Last-Event-ID.
 STREAM_SECONDS = 300
@@ -162,8 +162,13 @@ def _rendered(row: GameRow, seat: int | None, after: int, upto: int) -> _Block:
 
 def _since(row: GameRow, after: int, upto: int) -> tuple[list[StoredEvent] | None, Folded]:
     """The cached events ``after < version <= upto`` (``None`` if not cached) and a state at
-    ``upto`` or later to redact them by, brought forward from the database only when needed."""
+    ``upto`` or later to redact them by, brought forward from the database only when needed: by
+    the lobby read the game's long-polls share (:mod:`service.rows`), so that a move woken on costs
+    this process one round trip for its streams and long-polls together."""
     entry = CACHE.get(row.id)
+    if entry is None or entry.folded.version < upto:
+        long_polls().rows.past(row.id, upto - 1)
+        entry = CACHE.get(row.id)
     if entry is not None and entry.folded.version >= upto:
         return CACHE.events(row.id, after, upto), entry.folded
     with connection() as conn:
