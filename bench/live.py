@@ -261,6 +261,7 @@ async def _watch(stack: services.Stack, run: Run, rate: float | None) -> Watchin
         ]
         jobs += [watchers.poll(api, tables[i % len(tables)], watched) for i in range(run.args.polls)]
         jobs.append(watchers.read_catalog(api, watched))
+        jobs.append(watchers.probe_lag(watched))
         tasks = [asyncio.create_task(job) for job in jobs]
         await _until_streams_answer(watched, run.args.streams)
         opened = sum(seg.status == 200 and not seg.closed for seg in watched.segments)
@@ -293,6 +294,7 @@ def _watcher_figures(run: Run, w: Watching, prefix: str) -> None:
     add("long-polls answered 200", len(w.watched.polls.seconds))
     add("long-polls failed or timed out", w.watched.polls.failed)
     add("long-poll delivery p99 (after the 201)", _ms(percentile(w.watched.poll_delays, 99)), "ms")
+    add("this driver's own event-loop lag p99", _ms(percentile(w.watched.lag, 99)), "ms")
     catalog, connecting = w.watched.catalog, w.watched.catalog_connecting
     add("GET /catalog p99", _ms(percentile(catalog.seconds, 99)), "ms")
     add("GET /catalog failed", catalog.failed)

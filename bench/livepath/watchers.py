@@ -22,6 +22,8 @@ from livepath.sse import Stream
 POLL_WAIT = 30
 #: Seconds between catalog requests.
 CATALOG_EVERY = 0.1
+#: The sleep by which the driver times its own event loop's lag, in seconds.
+LAG_PROBE = 0.01
 
 
 @dataclass
@@ -34,6 +36,8 @@ class Watched:
     catalog: Tally = field(default_factory=Tally)
     #: ``/catalog`` while the watchers connect, before the window (1,500 requests at once).
     catalog_connecting: Tally = field(default_factory=Tally)
+    #: How late this driver's event loop woke a short sleep, in seconds, within the window.
+    lag: list[float] = field(default_factory=list)
     #: Set when the timed window starts, with every watcher open.
     window: Window | None = None
 
@@ -96,6 +100,17 @@ async def read_catalog(api: Api, watched: Watched) -> None:
             watched.catalog.record(answer, 200)
         tick += CATALOG_EVERY
         await asyncio.sleep(max(0.0, tick - time.monotonic()))
+
+
+async def probe_lag(watched: Watched) -> None:
+    """Time how late the driver's one event loop wakes a short sleep. Every time the driver records
+    (a 201, a frame's arrival) can be late by as much, so the delivery figures include it."""
+    while True:
+        start = time.monotonic()
+        await asyncio.sleep(LAG_PROBE)
+        window = watched.window
+        if window is not None and window.start <= start and window.open:
+            watched.lag.append(time.monotonic() - start - LAG_PROBE)
 
 
 @dataclass(frozen=True)
