@@ -30,6 +30,7 @@ from psycopg import Connection
 from psycopg import Error as DatabaseError
 from psycopg_pool import PoolTimeout
 
+from games import UnknownGame, UnknownRulesVersion
 from projections.cache import CACHE
 from projections.fold import Folded
 from projections.lobby import GameNotFound, GameRow
@@ -162,7 +163,7 @@ class Spectators:
         game_id, known, wait = asked
         try:
             rendered = self.polls.next(game_id, known, wait, None)
-        except (GameNotFound, DatabaseError, PoolTimeout):
+        except (GameNotFound, UnknownGame, UnknownRulesVersion, DatabaseError, PoolTimeout):
             return self.app(environ, start_response)  # the app answers these with their problems
         headers = etag(known if rendered is None else rendered.version)
         if self.cors is not None:

@@ -136,7 +136,7 @@ def test_a_game_under_rules_this_server_does_not_ship_gets_a_clear_problem(
         game_id = commands.create_game(conn, "tally", SEATS, {}).game.id
     _roll(pool, game_id, 1)
     deploy("before")
-    for path in ("/state", "/state?at=2", "/events", "/export", "/stream"):
+    for path in ("/state", "/state?at=2", "/state?wait=5&since=0", "/events", "/export", "/stream"):
         reply = client.get(f"/api/v1/games/{game_id}{path}")
         assert reply.status_code == 503, (path, reply.data)
         problem = reply.get_json()
