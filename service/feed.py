@@ -96,9 +96,9 @@ def shown_meta(
     return meta
 
 
-def stream(row: GameRow, seat: int | None, after: int) -> Iterator[str]:
+def stream(row: GameRow, seat: int | None, after: int) -> Iterator[bytes]:
     """Each event past ``after`` as ``seat`` may see it, until the game is scored or time is up."""
-    yield "retry: 2000\n\n"
+    yield b"retry: 2000\n\n"
     deadline = time.monotonic() + STREAM_SECONDS
     version, finished = row.version, row.status == "finished"
     while True:
@@ -107,28 +107,29 @@ def stream(row: GameRow, seat: int | None, after: int) -> Iterator[str]:
             after, finished = version, finished or block.scored
             yield block.text
         if finished:
-            yield "event: end\ndata: {}\n\n"
+            yield b"event: end\ndata: {}\n\n"
             return
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return
         newer = listener().wait(row.id, after, min(KEEP_ALIVE, remaining))
         if newer is None:
-            yield ": keep-alive\n\n"
+            yield b": keep-alive\n\n"
         else:
             version = newer
 
 
 class _Block:
-    """The events of one span of versions, rendered as server-sent events for one seat."""
+    """The events of one span of versions, rendered as server-sent events for one seat and encoded
+    once for all the streams that send it."""
 
     __slots__ = ("scored", "text")
 
     def __init__(self, events: list[dict[str, Any]]) -> None:
         self.scored = any(e["type"] == SCORED for e in events)
-        self.text = "".join(
-            f"id: {e['version']}\nevent: {e['type']}\n"
-            f"data: {orjson.dumps(e, option=orjson.OPT_NON_STR_KEYS).decode()}\n\n"
+        self.text = b"".join(
+            b"id: %d\nevent: %s\ndata: %s\n\n"
+            % (e["version"], e["type"].encode(), orjson.dumps(e, option=orjson.OPT_NON_STR_KEYS))
             for e in events
         )
 

@@ -67,9 +67,18 @@ class Rows:
                 return row
             mark = self.listener.mark()
             with self.connect() as conn:
-                row, _ = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id))
+                row = self._read(conn, game_id)
             self._remember(game_id, _Read(row, mark))
         return row if row.version > known else None
+
+    def _read(self, conn: Connection[Any], game_id: UUID) -> GameRow:
+        """The row, and the cached state brought up to it in the same round trip unless it already
+        holds the newest version heard of (the process that played the move)."""
+        entry = CACHE.get(game_id)
+        if entry is not None and entry.folded.version >= self.listener.latest(game_id):
+            return lobby.get(conn, game_id)
+        row, _ = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id))
+        return row
 
     def _answer(self, game_id: UUID, known: int) -> tuple[bool, GameRow | None]:
         """``(True, row or None)`` when the remembered row answers for ``known``, else ``(False, None)``."""
