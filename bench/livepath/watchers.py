@@ -2,9 +2,10 @@
 
 Each stream follows its table: it opens ``/stream?after=<current version>`` and, when the table's
 game is replaced, moves to the new one. Each poller re-issues ``/state?wait=30&since=<known>``
-whenever it returns. A catalog reader asks ``/catalog`` every 100 ms; its calls while the watchers
-connect are timed apart from those in the window. Nothing here waits longer than the client
-timeout for an answer to begin, and the run cancels everything at its end.
+whenever it returns, on a connection of its own (:mod:`livepath.keepalive`). A catalog reader
+asks ``/catalog`` every 100 ms; its calls while the watchers connect are timed apart from those in
+the window. Nothing here waits longer than the client timeout for an answer to begin, and the run
+cancels everything at its end.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 
 from livepath.client import TIMEOUT, Api, Tally
+from livepath.keepalive import KeepAlive
 from livepath.players import Table, Window
 from livepath.sse import Stream
 
@@ -68,16 +70,18 @@ async def follow_stream(api: Api, table: Table, watched: Watched) -> None:
 
 
 async def poll(api: Api, table: Table, watched: Watched) -> None:
-    while True:
-        await _until_replaced(table, _poll_game(api, table, table.game_id, table.version, watched))
+    connection = KeepAlive(api.base)
+    try:
+        while True:
+            await _until_replaced(table, _poll_game(connection, table, table.game_id, table.version, watched))
+    finally:
+        connection.close()
 
 
-async def _poll_game(api: Api, table: Table, game_id: str, known: int, watched: Watched) -> None:
+async def _poll_game(connection: KeepAlive, table: Table, game_id: str, known: int, watched: Watched) -> None:
     while True:
-        params = {"wait": str(POLL_WAIT), "since": str(known)}
-        answer = await api.call(
-            "GET", f"/games/{game_id}/state", params=params, timeout=POLL_WAIT + TIMEOUT, decode=False
-        )
+        target = f"/api/v1/games/{game_id}/state?wait={POLL_WAIT}&since={known}"
+        answer = await connection.get(target, timeout=POLL_WAIT + TIMEOUT)
         if answer.status == 304:
             continue
         if not watched.polls.record(answer, 200) or answer.version is None:
