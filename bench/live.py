@@ -49,8 +49,6 @@ PROCESSES = (1, 4, 16)
 CONCURRENCY = (1, 16, 50)
 WATCHED_GAMES = 50
 REDIS = "redis://127.0.0.1:6379/0"
-#: Seconds the streams get after the window to deliver what was committed in it.
-GRACE = 2.0
 
 
 @dataclass
@@ -271,7 +269,7 @@ async def _watch(stack: services.Stack, run: Run, rate: float | None) -> Watchin
         with costs.Meter(lambda: services.web_pids(stack)) as meter:
             await driver.run(watching.window)
         watching.cpu = meter.per(len(driver.posts.seconds))
-        await asyncio.sleep(GRACE)
+        await watchers.settled(watched, driver.history, watching.window)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

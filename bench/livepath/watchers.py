@@ -57,16 +57,52 @@ async def _until_replaced(table: Table, work: Awaitable[object]) -> None:
 
 
 async def follow_stream(api: Api, table: Table, watched: Watched) -> None:
-    while True:
-        stream = Stream(api, table.game_id, table.version)
-        watched.segments.append(stream)
-        await _until_replaced(table, stream.run())
-        if stream.game_id != table.game_id:
-            continue
-        if stream.ended:
-            await table.replaced.wait()  # a finished game: follow the table's next one
-        else:
-            await asyncio.sleep(1.0)  # refused, timed out or closed: reconnect, gently
+    """Follow the table's game on a stream; when the game is replaced, open one on the new game
+    and keep the old one until its last moves have arrived, as a client would read a stream to the
+    end of its game (the watchers run without a worker, so no game is scored and ends the stream)."""
+    finishing: set[asyncio.Task[None]] = set()
+    try:
+        while True:
+            stream = Stream(api, table.game_id, table.version)
+            watched.segments.append(stream)
+            running = asyncio.ensure_future(stream.run())
+            replaced = asyncio.ensure_future(table.replaced.wait())
+            await asyncio.wait({running, replaced}, return_when=asyncio.FIRST_COMPLETED)
+            replaced.cancel()
+            if not running.done():
+                last = max(table.history.get(stream.game_id, {}), default=stream.after)
+                finish = asyncio.ensure_future(_read_to(stream, running, last))
+                finishing.add(finish)
+                finish.add_done_callback(finishing.discard)
+                continue
+            if stream.game_id != table.game_id:
+                continue
+            if stream.ended:
+                await table.replaced.wait()  # a finished game: follow the table's next one
+            else:
+                await asyncio.sleep(1.0)  # refused, timed out or closed: reconnect, gently
+    finally:
+        for task in finishing:
+            task.cancel()
+        await asyncio.gather(*finishing, return_exceptions=True)
+
+
+async def _read_to(stream: Stream, running: asyncio.Future[None], last: int) -> None:
+    """Keep ``stream`` open until version ``last`` has arrived (or the client timeout), then close it."""
+    try:
+        if last > stream.after:
+            await stream.first_after(last - 1, TIMEOUT)
+    finally:
+        running.cancel()
+        await asyncio.gather(running, return_exceptions=True)
+
+
+async def settled(watched: Watched, history: dict[str, dict[int, float]], window: Window) -> None:
+    """Wait until every open stream has every version committed within the window, or the client
+    timeout: a frame that comes late is late, not lost."""
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline and delivery(watched, history, window).missing:
+        await asyncio.sleep(0.25)
 
 
 async def poll(api: Api, table: Table, watched: Watched) -> None:
