@@ -107,7 +107,8 @@ def test_a_command_that_fits_the_fresh_state_is_written_once_at_the_right_versio
     assert played.events[0].version == moved.version + 1
     assert after["lobby"]["version"] == played.version
     assert after["events"] == before["events"] + len(played.events)
-    assert CACHE.get(game_id).folded.version == played.version
+    cached = CACHE.get(game_id)
+    assert cached is not None and cached.folded.version == played.version
 
 
 def test_a_write_at_a_version_the_game_has_left_writes_no_part_of_itself(
@@ -167,7 +168,8 @@ def test_a_cache_behind_the_database_is_brought_forward_with_the_row_it_is_read_
             row, folded = CACHE.with_row(conn, game_id, at(version))
             assert row.version == folded.version == version
             assert folded.state == state_at(conn, game_id, game, at=version).state
-    assert CACHE.get(game_id).folded.version == moved.version
+    cached = CACHE.get(game_id)
+    assert cached is not None and cached.folded.version == moved.version
 
 
 def test_a_reader_a_few_commits_behind_the_cache_gets_its_state_without_a_query(pool: Any) -> None:
