@@ -210,7 +210,8 @@ class Table:
 
 
 def _rejoin(game_id: str, url: str, token: str | None) -> str:
-    return f"kotlik play {game_id} --url {url} --join {token}"
+    """The command that comes back to the game; ``--join=`` because a token may start with ``-``."""
+    return f"kotlik play {game_id} --url {url} --join={token}"
 
 
 def _score_lines(result: dict[str, Any]) -> Sequence[dict[str, Any]]:

@@ -7,6 +7,7 @@ behind it is the real one.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import socket
@@ -24,6 +25,7 @@ from processes import ROOT, environment, kotlik_web, wait_until
 
 from games.kupferkessel.content import card_order
 from kotlik_client import Client, ProblemError, types
+from kotlik_client.play import _rejoin, add_arguments
 
 pytestmark = pytest.mark.e2e
 
@@ -369,7 +371,8 @@ def test_kotlik_play_two_terminals_play_one_game(web: str, tmp_path: Path) -> No
     try:
         wait_until(lambda: b"Bob joins with: " in logs[0].read_bytes(), 30, "the join line")
         join = logs[0].read_text().split("Bob joins with: ", 1)[1].split("\n", 1)[0].split()
-        assert join[:2] == ["kotlik", "play"] and join[3:6] == ["--url", web, "--join"]
+        assert join[:2] == ["kotlik", "play"] and join[3:5] == ["--url", web]
+        assert join[5].startswith("--join=")
         refused = _play(web, join[2], "1\n", "--join", "not-a-token")
         assert refused.returncode == 1 and "401" in refused.stdout
         started.append(_start(web, join[2:], "1\n" * 1000, logs[1]))
@@ -390,8 +393,18 @@ def test_kotlik_play_two_terminals_play_one_game(web: str, tmp_path: Path) -> No
     )
     assert {e["seat"] for e in Client(web).events(join[2]) if e["command"]} == {0, 1}
     # Ann's move wakes Bob's abandoned long-poll, so the server holds no request of his after this
-    ann_again = Client(web, again[again.index("--join") + 1])
+    ann_again = Client(web, again[-1].removeprefix("--join="))
     ann_again.play(join[2], ann_again.actions(join[2])[0])
+
+
+def test_the_printed_join_command_keeps_a_token_that_starts_with_a_dash() -> None:
+    """A seat's token is URL-safe base64, so one in 64 starts with ``-``; printed as ``--join TOKEN``
+    argparse took it for an option and the second terminal could not join (CI met it)."""
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    token = "-BAlN05WGt5_S1jGMCFzbDpOLHyJ4MbCSJR9KBzgu_8"
+    args = parser.parse_args(_rejoin("a-game", "http://127.0.0.1:8000", token).split()[2:])
+    assert (args.game, args.url, args.join) == ("a-game", "http://127.0.0.1:8000", token)
 
 
 def _start(web: str, args: list[str], stdin: str, log: Path) -> subprocess.Popen[bytes]:
