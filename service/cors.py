@@ -41,14 +41,17 @@ class Cors:
             return None
         return origin if origin in self.allowed or "*" in self.allowed else None
 
+    def granted(self, origin: str | None) -> dict[str, str]:
+        """The headers that let a page from ``origin`` read the answer; none if it is not listed."""
+        if not self.listed(origin):
+            return {}
+        return {"Access-Control-Allow-Origin": str(origin), "Access-Control-Expose-Headers": EXPOSED_HEADERS}
+
     def annotated(self, headers: Mapping[str, str], origin: str | None) -> dict[str, str]:
         """``headers`` of an answer to ``origin``: ``Vary: Origin``, and the grant if it is listed."""
         out = dict(headers)
         out["Vary"] = f"{out['Vary']}, Origin" if out.get("Vary") else "Origin"
-        if self.listed(origin):
-            out["Access-Control-Allow-Origin"] = str(origin)
-            out["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
-        return out
+        return out | self.granted(origin)
 
 
 def policy(config: Mapping[str, Any]) -> Cors | None:
@@ -74,11 +77,8 @@ def register(app: Flask) -> None:
         return response
 
     def annotate(response: Response) -> Response:
-        origin = cors.listed(request.headers.get("Origin"))
         response.vary.add("Origin")
-        if origin:
-            response.headers["Access-Control-Allow-Origin"] = origin
-            response.headers["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
+        response.headers.update(cors.granted(request.headers.get("Origin")))
         return response
 
     app.before_request_funcs.setdefault(None, []).insert(0, preflight)

@@ -69,13 +69,8 @@ class Api:
         params: dict[str, str] | None = None,
         timeout: float = TIMEOUT,
         root: str | None = None,
-        decode: bool = True,
     ) -> Answer:
-        """``path`` under ``/api/v1``, or under ``root`` (``""``: the server's own, for ``/health``).
-
-        With ``decode=False`` the body is read but not parsed (``body`` is ``None``): a caller that
-        needs only the status and the ``ETag`` spares the cores it shares with the server.
-        """
+        """``path`` under ``/api/v1``, or under ``root`` (``""``: the server's own, for ``/health``)."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         start = time.monotonic()
         try:
@@ -87,13 +82,7 @@ class Api:
                 headers=headers,
                 timeout=aiohttp.ClientTimeout(total=timeout),
             ) as reply:
-                if reply.status == 304:
-                    data = None
-                elif decode:
-                    data = await reply.json(content_type=None)
-                else:
-                    await reply.read()
-                    data = None
+                data = await reply.json(content_type=None) if reply.status != 304 else None
                 status: int | str = reply.status
                 etag = reply.headers.get("ETag")
         except TimeoutError:
