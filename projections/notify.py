@@ -134,7 +134,7 @@ def deliveries(when: str = "true") -> str:
     return f"""
     hooks AS (
         SELECT w.id, gp.seat FROM webhooks w JOIN game_players gp ON gp.player_id = w.player_id
-        WHERE gp.game_id = %(game)s AND (%(notice_seats)s::int[] IS NULL OR gp.seat = ANY(%(notice_seats)s))
+        WHERE gp.game_id = %(game)s AND coalesce(%(notice_seats)s::jsonb @> to_jsonb(gp.seat), true)
             AND w.kinds ? %(notice_kind)s AND w.removed_at IS NULL AND {when}
         UNION ALL
         SELECT w.id, NULL FROM webhooks w WHERE w.game_id = %(game)s AND w.kinds ? %(notice_kind)s
@@ -154,7 +154,12 @@ DELIVERED_TASKS = f"SELECT '{DELIVER}', jsonb_build_array(id) FROM delivered"
 def parameters(game_id: UUID, kind: str, body: dict[str, Any], seats: list[int] | None) -> dict[str, Any]:
     """The parameters of :func:`deliveries`."""
     notice = {"kind": kind, "game_id": str(game_id), **body}
-    return {"game": game_id, "notice_kind": kind, "notice": Jsonb(notice), "notice_seats": seats}
+    return {
+        "game": game_id,
+        "notice_kind": kind,
+        "notice": Jsonb(notice),
+        "notice_seats": None if seats is None else Jsonb(seats),
+    }
 
 
 def notify(

@@ -23,7 +23,7 @@ from psycopg.types.json import Jsonb
 
 from events import NewEvent, StoredEvent, VersionConflict
 from events.outbox import Queued
-from events.store import append_rows, current_version
+from events.store import append_rows, batch, current_version
 from projections import notify
 
 
@@ -130,7 +130,7 @@ _KEY = f"""
 """
 _QUEUE = f"""
     INSERT INTO outbox (task, args)
-    SELECT * FROM unnest(%(tasks)s::text[], %(args)s::jsonb[]) WHERE {_ADVANCED}
+    SELECT w->>0, w->1 FROM jsonb_array_elements(%(work)s::jsonb) AS w WHERE {_ADVANCED}
 """
 
 
@@ -140,16 +140,13 @@ def _parameters(write: Write) -> dict[str, Any]:
         "expected": write.at,
         "at": write.at,
         "version": write.version,
-        "types": [e.type for e in write.events],
-        "data": [Jsonb(e.data) for e in write.events],
-        "metas": [Jsonb(e.meta) for e in write.events],
+        "events": batch(write.events),
         "to_move": Jsonb(write.to_move),
         "status": write.status,
         "arranged": write.arranged,
         "clock": write.clock,
         "seconds": write.seconds,
-        "tasks": [task for task, _ in write.work],
-        "args": [Jsonb(args) for _, args in write.work],
+        "work": Jsonb(write.work),
     }
     if write.snapshot is not None:
         params["rules_version"], state = write.snapshot

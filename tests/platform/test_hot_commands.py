@@ -18,7 +18,7 @@ from psycopg.types.json import Jsonb
 
 from events import NewEvent
 from games.interface import NotYourTurn
-from projections import commands, lobby, players, writes
+from projections import commands, lobby, notify, players, writes
 from projections.cache import CACHE, EARLIER
 from projections.fold import state_at
 
@@ -149,6 +149,68 @@ def test_a_write_at_a_version_the_game_has_left_writes_no_part_of_itself(
                 writes.save(conn, write)
             assert _log(conn, game_id) == before
         assert conn.execute(snapshots, (game_id,)).fetchone()["n"] == had
+
+
+@pytest.mark.parametrize("seats", [[1], None])
+def test_a_write_at_the_game_s_version_lands_whole_and_notices_only_the_seats_it_names(
+    pool: Any, seats: list[int] | None
+) -> None:
+    """Events with their data and meta, the outbox work and the webhook deliveries arrive as the
+    write gave them; a notice for some seats reaches the hooks of their players and the game's own
+    (every bound seat's when it names none)."""
+    events = [
+        NewEvent("Note", {"text": 'a "quoted" ünïcode', "n": [1, {"k": None}]}, {"seat": 1}),
+        NewEvent("Empty", {}, {}),
+    ]
+    with pool.connection() as conn:
+        game_id, _, opening = _new_game(conn)
+        hooks: dict[UUID, int | None] = {}
+        for seat in (0, 1, None):
+            player_id = None
+            if seat is not None:
+                player_id = players.create(conn, f"Hooked {seat}")[0].id
+                players.bind(conn, game_id, seat, player_id)
+            hook = uuid4()
+            hooks[hook] = seat
+            conn.execute(
+                "INSERT INTO webhooks (id, game_id, player_id, url, secret, kinds) "
+                "VALUES (%s, %s, %s, 'https://hooks.example/kotlik', 'secret', %s)",
+                (hook, None if seat is not None else game_id, player_id, Jsonb(["your_turn"])),
+            )
+        work: list[tuple[str, list[Any]]] = [
+            ("bots.play_turn", [str(game_id), 1, opening.version + 2]),
+            ("scoring.score", [str(game_id)]),
+        ]
+        write = writes.Write(
+            game_id,
+            opening.version,
+            events,
+            [1],
+            "active",
+            work=work,
+            notice=writes.Notice("your_turn", {"version": opening.version + 2}, seats),
+        )
+        stored, queued = writes.save(conn, write)
+        logged = conn.execute(
+            "SELECT version, type, data, meta FROM events WHERE game_id = %s AND version > %s "
+            "ORDER BY version",
+            (game_id, opening.version),
+        ).fetchall()
+        delivered = conn.execute(
+            "SELECT id, webhook_id, body FROM deliveries WHERE body->>'game_id' = %s::text", (str(game_id),)
+        ).fetchall()
+    assert [(e.version, e.type, e.data, e.meta) for e in stored] == [
+        (opening.version + n, e.type, e.data, e.meta) for n, e in enumerate(events, 1)
+    ]
+    assert [tuple(row.values()) for row in logged] == [(e.version, e.type, e.data, e.meta) for e in stored]
+    sends = [q for q in queued if q.task == notify.DELIVER]
+    assert [(q.task, q.args) for q in queued if q not in sends] == work
+    assert sorted(q.args[0] for q in sends) == sorted(row["id"] for row in delivered)
+    reached = sorted(
+        (hooks[row["webhook_id"]] for row in delivered), key=lambda seat: -1 if seat is None else seat
+    )
+    assert reached == ([None, 1] if seats == [1] else [None, 0, 1])
+    assert {row["body"].get("seat") for row in delivered} == {None, *(seats or [0, 1])}
 
 
 def test_a_cache_behind_the_database_is_brought_forward_with_the_row_it_is_read_with(
