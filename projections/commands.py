@@ -151,12 +151,11 @@ def play(
     ``check`` sees the command just before the rules do (after the version, game-over and
     idempotency checks), so a body it refuses gets its answer in the same order of errors.
     """
-    request_hash = hashlib.sha256(json.dumps([seat, command], sort_keys=True).encode()).hexdigest()
-    if command_id is not None:
-        earlier = _replay(conn, game_id, command_id, request_hash)
+    key = None if command_id is None else (command_id, _request_hash(seat, command), seat)
+    if key is not None:
+        earlier = _replay(conn, game_id, key)
         if earlier is not None:
             return earlier
-    key = None if command_id is None else (command_id, request_hash, seat)
     decision = _Decision(seat, command, key, bot, check, timed_out)
     hot = CACHE.get(game_id) if newest is not None else None
     if (
@@ -179,7 +178,7 @@ def play(
         # The same key racing its first use loses at the append or at the key, or (having read
         # the game after the winner's commit) finds its command no longer fits; either way it
         # gets the winner's answer, if there is one.
-        earlier = _replay(conn, game_id, command_id, request_hash) if command_id else None
+        earlier = _replay(conn, game_id, key) if key is not None else None
         if earlier is None:
             raise
         return earlier
@@ -423,7 +422,14 @@ def _work(
     return [("bots.play_turn", [str(game_id), seat, version]) for seat in to_move if seats[seat]["bot"]]
 
 
-def _replay(conn: Connection[Any], game_id: UUID, command_id: str, request_hash: str) -> Played | None:
+def _request_hash(seat: int, command: dict[str, Any]) -> str:
+    """What an ``Idempotency-Key`` is bound to: the same key with another command is refused."""
+    return hashlib.sha256(json.dumps([seat, command], sort_keys=True).encode()).hexdigest()
+
+
+def _replay(conn: Connection[Any], game_id: UUID, key: tuple[str, str, int]) -> Played | None:
+    """The answer of the command first sent with ``key``, if there was one."""
+    command_id, request_hash, _ = key
     row = conn.execute(
         "SELECT request_hash, first_version, last_version FROM commands "
         "WHERE game_id = %s AND command_id = %s",

@@ -213,6 +213,22 @@ def test_a_write_at_the_game_s_version_lands_whole_and_notices_only_the_seats_it
     assert {row["body"].get("seat") for row in delivered} == {None, *(seats or [0, 1])}
 
 
+def test_a_move_updates_its_lobby_row_in_place(pool: Any) -> None:
+    """A move's lobby update is HOT: no index covers a column it changes, so PostgreSQL writes no
+    index entry for it and a fast game leaves no chain of dead entries in the primary key."""
+    updated = (
+        "SELECT pg_stat_get_xact_tuples_updated(oid) AS updated, "
+        "pg_stat_get_xact_tuples_hot_updated(oid) AS hot FROM pg_class WHERE oid = 'games'::regclass"
+    )
+    with pool.connection() as conn:
+        game_id, game, opening = _new_game(conn)
+        with conn.transaction():
+            _turn(conn, game_id, game, opening)
+            counts = conn.execute(updated).fetchone()
+    assert counts["updated"] >= 1
+    assert counts["hot"] == counts["updated"]
+
+
 def test_a_cache_behind_the_database_is_brought_forward_with_the_row_it_is_read_with(
     pool: Any, stale_game: dict[str, Any]
 ) -> None:
