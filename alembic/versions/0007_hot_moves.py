@@ -1,7 +1,7 @@
 """A move updates its game's lobby row in place (a HOT update): no index holds a column it changes.
 
 ``games_waiting`` indexed ``updated_at``, which every move sets, so every move wrote a new entry
-into each of the table's five indexes and left the old ones for vacuum: a game played fast
+into every index that holds the row and left the old ones for vacuum: a game played fast
 dragged a chain of dead entries through its primary key, which the next move's update walked.
 The sweep that used it reads the running games through ``games_running``, keyed by what a move
 never changes, and room is left in every page (``fillfactor``) for a row's next versions.
