@@ -67,6 +67,17 @@ def _new_game(conn: Any) -> tuple[UUID, Any, commands.Played]:
     return created.game.id, created.game.rules, opening
 
 
+def _hook(conn: Any, *, game_id: UUID | None = None, player_id: UUID | None = None) -> UUID:
+    """A ``your_turn`` webhook of the game's own or of a player; its id."""
+    hook = uuid4()
+    conn.execute(
+        "INSERT INTO webhooks (id, game_id, player_id, url, secret, kinds) "
+        "VALUES (%s, %s, %s, 'https://hooks.example/kotlik', 'secret', %s)",
+        (hook, game_id, player_id, Jsonb(["your_turn"])),
+    )
+    return hook
+
+
 @pytest.fixture
 def stale_game(pool: Any) -> Any:
     """A two-human Kupferkessel game whose cached entry is one turn behind the database: there it
@@ -134,12 +145,8 @@ def test_a_write_at_a_version_the_game_has_left_writes_no_part_of_itself(
         # Webhooks of the game's own and of a player at seat 0, so the notice has two ways to go.
         player, _ = players.create(conn, "Hooked")
         players.bind(conn, game_id, 0, player.id)
-        for game, player_id in ((game_id, None), (None, player.id)):
-            conn.execute(
-                "INSERT INTO webhooks (id, game_id, player_id, url, secret, kinds) "
-                "VALUES (%s, %s, %s, 'https://hooks.example/kotlik', 'secret', %s)",
-                (uuid4(), game, player_id, Jsonb(["your_turn"])),
-            )
+        _hook(conn, game_id=game_id)
+        _hook(conn, player_id=player.id)
         before = _log(conn, game_id)
         snapshots = "SELECT count(*) AS n FROM snapshots WHERE game_id = %s"
         had = conn.execute(snapshots, (game_id,)).fetchone()["n"]
@@ -170,13 +177,7 @@ def test_a_write_at_the_game_s_version_lands_whole_and_notices_only_the_seats_it
             if seat is not None:
                 player_id = players.create(conn, f"Hooked {seat}")[0].id
                 players.bind(conn, game_id, seat, player_id)
-            hook = uuid4()
-            hooks[hook] = seat
-            conn.execute(
-                "INSERT INTO webhooks (id, game_id, player_id, url, secret, kinds) "
-                "VALUES (%s, %s, %s, 'https://hooks.example/kotlik', 'secret', %s)",
-                (hook, None if seat is not None else game_id, player_id, Jsonb(["your_turn"])),
-            )
+            hooks[_hook(conn, game_id=None if seat is not None else game_id, player_id=player_id)] = seat
         work: list[tuple[str, list[Any]]] = [
             ("bots.play_turn", [str(game_id), 1, opening.version + 2]),
             ("scoring.score", [str(game_id)]),
