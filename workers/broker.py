@@ -16,6 +16,7 @@ before any of those processes starts.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from queue import Empty
@@ -28,7 +29,7 @@ from kombu.transport.sqlalchemy.models import metadata
 from kombu.utils.encoding import bytes_to_str
 from kombu.utils.json import loads
 from sqlalchemy import Engine, create_engine, make_url, text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.pool import NullPool
 
 from workers import queues
@@ -91,15 +92,34 @@ class Channel(sqlalchemy.Channel):
             self.session.rollback()
             return super()._get_or_create(queue)
 
+    def _queue_id(self, queue: str) -> int:
+        ids = self.__dict__.setdefault("_queue_ids", {})
+        if queue not in ids:
+            ids[queue] = self._get_or_create(queue).id
+        return int(ids[queue])
+
+    def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:
+        """Insert the message with one statement. kombu's own insert goes through the ORM and
+        looks the queue up first: 1.5 ms of the sender's CPU, three times a command's."""
+        try:
+            self.session.execute(
+                text(
+                    f"INSERT INTO {self.message_tablename} (id, visible, payload, version, queue_id) "
+                    "VALUES (nextval('message_id_sequence'), true, :payload, 1, :queue)"
+                ),
+                {"payload": json.dumps(payload), "queue": self._queue_id(queue)},
+            )
+            self.session.commit()
+        except OperationalError:
+            self.session.rollback()  # as kombu's: the publish fails and may be retried
+            raise
+
     def _get(self, queue: str, timeout: Any = None) -> Any:
         """Take the oldest message: deleted, not hidden, and never one another worker is taking.
 
         Once fetched, kombu keeps an unacknowledged message in the worker's memory and puts it
         back itself if the task is rejected, so the row has served its purpose.
         """
-        ids = self.__dict__.setdefault("_queue_ids", {})
-        if queue not in ids:
-            ids[queue] = self._get_or_create(queue).id
         try:
             row = self.session.execute(
                 text(
@@ -107,7 +127,7 @@ class Channel(sqlalchemy.Channel):
                     f"SELECT id FROM {self.message_tablename} WHERE queue_id = :queue AND visible "
                     "ORDER BY timestamp, id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING payload"
                 ),
-                {"queue": ids[queue]},
+                {"queue": self._queue_id(queue)},
             ).first()
         finally:
             self.session.commit()
