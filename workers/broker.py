@@ -98,7 +98,8 @@ class Channel(sqlalchemy.Channel):
             ids[queue] = self._get_or_create(queue).id
         return int(ids[queue])
 
-    def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:
+    # kombu's virtual channel and its SQLAlchemy channel name the message differently.
+    def _put(self, queue: str, message: Any, **kwargs: Any) -> None:  # type: ignore[override]
         """Insert the message with one statement. kombu's own insert goes through the ORM and
         looks the queue up first: 1.5 ms of the sender's CPU, three times a command's."""
         try:
@@ -107,7 +108,7 @@ class Channel(sqlalchemy.Channel):
                     f"INSERT INTO {self.message_tablename} (id, visible, payload, version, queue_id) "
                     "VALUES (nextval('message_id_sequence'), true, :payload, 1, :queue)"
                 ),
-                {"payload": json.dumps(payload), "queue": self._queue_id(queue)},
+                {"payload": json.dumps(message), "queue": self._queue_id(queue)},
             )
             self.session.commit()
         except OperationalError:
