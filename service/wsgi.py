@@ -3,6 +3,7 @@
 import gc
 import resource
 
+from service import greenwait
 from service.app import create_app
 from service.errors import answer_gunicorn_errors_as_problems
 
@@ -33,6 +34,7 @@ def _spare_the_collector() -> None:
 
 
 _more_open_files()
+greenwait.install()
 answer_gunicorn_errors_as_problems()
 app = create_app()
 _spare_the_collector()
