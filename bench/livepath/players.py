@@ -5,6 +5,9 @@ seeded random; ``knowing`` plays a game it computed beforehand (:mod:`livepath.k
 only the POSTs. Either way only the POST ``/commands`` is timed; a game that ends (or fails) is
 replaced by a new one at the same table until the window closes or the game cap is reached.
 
+Each table calls on a keep-alive connection of its own (:mod:`livepath.keepalive`), as a player's
+client would; creating the games goes through aiohttp.
+
 Unpaced, every table plays as fast as the server answers: the rate is the server's limit and the
 latency is that of a saturated server (50 clients waiting in turn). Paced, the tables together
 offer a fixed rate, as players who think between moves do, and the latency is the server's at
@@ -20,8 +23,10 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from livepath.client import Answer, Api, Tally
+from livepath.keepalive import KeepAlive
 from livepath.known import GAME, Script
 
 ASKING, KNOWING = "actions+post", "post-only"
@@ -58,6 +63,8 @@ class Table:
     script: Script | None
     #: Shared by every table: game id → version → arrival of the 201 that carried it.
     history: dict[str, dict[int, float]]
+    #: The table's own connection for its commands and ``/actions``.
+    connection: KeepAlive
     #: Set when the game at this table is replaced; watchers then follow the new one.
     replaced: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -121,6 +128,7 @@ class Driver:
         self._max_games = max_games
         self._scripts: Iterator[Script] = itertools.cycle(scripts)
         self._rng = random.Random(seed)
+        self._root = urlsplit(api.root).path
 
     async def _create(self, script: Script | None) -> Answer | None:
         if self.games >= self._max_games:
@@ -141,7 +149,7 @@ class Driver:
             script = self._next_script()
             created = await self._create(script)
             if created is not None:
-                table = Table("", [], 0, None, self.history)
+                table = Table("", [], 0, None, self.history, KeepAlive(self.api.base))
                 table.take(created, script)
                 self.tables.append(table)
 
@@ -154,8 +162,8 @@ class Driver:
         return True
 
     async def _post(self, table: Table, seat: int, body: dict[str, Any], window: Window) -> Answer:
-        answer = await self.api.call(
-            "POST", f"/games/{table.game_id}/commands", token=table.tokens[seat], body=body
+        answer = await table.connection.call(
+            "POST", f"{self._root}/games/{table.game_id}/commands", token=table.tokens[seat], body=body
         )
         if answer.status != 201 or window.holds(answer):
             self.posts.record(answer, 201)  # a failure counts even when it comes after the window
@@ -178,7 +186,8 @@ class Driver:
                 return
 
     async def _actions(self, table: Table, seat: int) -> list[dict[str, Any]] | None:
-        answer = await self.api.call("GET", f"/games/{table.game_id}/actions", token=table.tokens[seat])
+        target = f"{self._root}/games/{table.game_id}/actions"
+        answer = await table.connection.call("GET", target, token=table.tokens[seat])
         if not self.other.record(answer, 200):
             await asyncio.sleep(0.1)  # a failing server is not hammered in a tight loop
             return None
@@ -215,7 +224,11 @@ class Driver:
             interval = len(self.tables) / self.rate
             self.paces = [Pace(interval, window.start + self._rng.uniform(0, interval)) for _ in self.tables]
         paces: list[Pace | None] = [*self.paces] or [None] * len(self.tables)
-        await asyncio.gather(*(self.play(t, window, p) for t, p in zip(self.tables, paces, strict=True)))
+        try:
+            await asyncio.gather(*(self.play(t, window, p) for t, p in zip(self.tables, paces, strict=True)))
+        finally:
+            for table in self.tables:
+                table.connection.close()
 
     @property
     def late(self) -> int:
