@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from httpclient import Client, create
-from processes import environment, kotlik_web
+from processes import descendants, environment, kotlik_web, web_process
 
 STREAMS = 300
 POLLS = 100
@@ -69,3 +69,28 @@ def test_short_requests_flow_while_streams_and_long_polls_wait(web: Client) -> N
     finally:
         for sock in streams + polls:
             sock.close()
+
+
+BURST = 40
+
+
+def test_a_burst_of_connections_is_spread_over_the_workers(broker: dict[str, str], tmp_path: Path) -> None:
+    """Clients that connect at once (a page of tabs, a load balancer's pool) are served by every
+    worker, not queued behind the one that woke first."""
+    with web_process(environment(**broker), tmp_path / "web.log", workers=2) as (web, process):
+        port = int(web.base.rsplit(":", 1)[1])
+        workers = [p for p in descendants(process.pid) if "gunicorn" in " ".join(p.cmdline())]
+        workers = [p for p in workers if p.ppid() in {w.pid for w in workers}]
+        assert len(workers) == 2
+        clients = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(BURST)]
+        try:
+            for sock in clients:
+                sock.sendall(b"GET /health HTTP/1.1\r\nHost: kotlik\r\n\r\n")
+            assert all(_read_until(s, b"\r\n\r\n", 30).startswith(b"HTTP/1.1 200") for s in clients)
+            mine = {s.getsockname() for s in clients}
+            held = [sum(1 for c in w.net_connections("tcp") if c.raddr in mine) for w in workers]
+        finally:
+            for sock in clients:
+                sock.close()
+    assert sum(held) == BURST
+    assert min(held) >= BURST // 5, held  # a fair split is 20:20; one socket for both gave 40:0
