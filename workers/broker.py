@@ -101,7 +101,8 @@ class Channel(sqlalchemy.Channel):
     # kombu's virtual channel and its SQLAlchemy channel name the message differently.
     def _put(self, queue: str, message: Any, **kwargs: Any) -> None:  # type: ignore[override]
         """Insert the message with one statement. kombu's own insert goes through the ORM and
-        looks the queue up first: 1.5 ms of the sender's CPU, three times a command's."""
+        looks the queue up first: 1.5 ms of the sender's CPU a task, more than a web process
+        spends on a whole command (now 0.6 ms)."""
         try:
             self.session.execute(
                 text(
