@@ -86,6 +86,11 @@ def create(
     return dict(reply.body)
 
 
+#: Seconds a game may stand still waiting on the worker (a bot's turn, its scoring) before
+#: :func:`play_to_end` gives up: a task that is never delivered fails the test in a minute.
+STALL_S = 60
+
+
 def play_to_end(api: Client, game: dict[str, Any], seed: int, deadline_s: float = 600) -> dict[str, Any]:
     """Play every human seat until the game is finished, choosing from ``/state`` and ``/actions``
     as the game's own ``random`` bot does (a uniform pick among bodies can stall a game for ever:
@@ -98,12 +103,17 @@ def play_to_end(api: Client, game: dict[str, Any], seed: int, deadline_s: float 
     clients = {s["seat"]: api.seat(s["token"]) for s in game["seats"] if s["token"]}
     path = f"/api/v1/games/{game['id']}"
     deadline = time.monotonic() + deadline_s
+    moved = (-1, time.monotonic())
     while time.monotonic() < deadline:
         summary = api.get(path).body
         if summary["status"] == "finished":
             return dict(summary)
+        if summary["version"] != moved[0]:
+            moved = (summary["version"], time.monotonic())
         humans = [s for s in summary["to_move"] if s in clients]
         if not humans:
+            waited = time.monotonic() - moved[1]
+            assert waited < STALL_S, f"no bot move or scoring in {waited:.0f} s: {summary}"
             api.get(f"{path}/state?wait=10", headers={"If-None-Match": f'"{summary["version"]}"'})
             continue
         client = clients[humans[0]]
