@@ -28,8 +28,9 @@ class Stream:
     """
 
     def __init__(self, api: Api, game_id: str, after: int) -> None:
-        url = urlsplit(api.base)
+        url = urlsplit(api.root)
         self.host, self.port = url.hostname or "127.0.0.1", url.port or 80
+        self.path = f"{url.path}/games/{game_id}/stream"
         self.game_id = game_id
         self.after = after
         self.status: int | str = "connecting"
@@ -40,7 +41,7 @@ class Stream:
         self._news: set[asyncio.Future[None]] = set()
 
     async def run(self) -> None:
-        target = f"/api/v1/games/{self.game_id}/stream?after={self.after}"
+        target = f"{self.path}?after={self.after}"
         request = f"GET {target} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n\r\n".encode()
         loop = asyncio.get_running_loop()
         reader = _Reader(self, loop)
