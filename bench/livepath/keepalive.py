@@ -19,12 +19,22 @@ from urllib.parse import urlsplit
 from livepath.client import TIMEOUT, Answer
 
 
+def address(url: str) -> tuple[str, int]:
+    """The host and port a base URL of the API names."""
+    parts = urlsplit(url)
+    return parts.hostname or "127.0.0.1", parts.port or 80
+
+
+def request_head(method: str, target: str, host: str, port: int) -> str:
+    """A request's first lines, to which a caller adds its headers and the blank line."""
+    return f"{method} {target} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+
+
 class KeepAlive:
     """Calls on one connection, one at a time, reconnecting when the server has closed it."""
 
     def __init__(self, base: str) -> None:
-        url = urlsplit(base)
-        self.host, self.port = url.hostname or "127.0.0.1", url.port or 80
+        self.host, self.port = address(base)
         self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
 
     async def get(self, target: str, timeout: float) -> Answer:
@@ -44,7 +54,7 @@ class KeepAlive:
         """``method`` on ``target``; the answer's JSON body if ``decode``. A connection the server
         closed while it was idle is opened again and the call sent on the new one: the server
         had read nothing of it."""
-        head = f"{method} {target} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+        head = request_head(method, target, self.host, self.port)
         if token:
             head += f"Authorization: Bearer {token}\r\n"
         payload = b"" if body is None else json.dumps(body).encode()

@@ -14,6 +14,7 @@ import time
 from urllib.parse import urlsplit
 
 from livepath.client import TIMEOUT, Api
+from livepath.keepalive import address, request_head
 
 #: An event's id line, or the end of the stream. Each follows a newline: of the frame before, of
 #: the chunk size, or of the head. Chunk framing never looks like either.
@@ -28,9 +29,8 @@ class Stream:
     """
 
     def __init__(self, api: Api, game_id: str, after: int) -> None:
-        url = urlsplit(api.root)
-        self.host, self.port = url.hostname or "127.0.0.1", url.port or 80
-        self.path = f"{url.path}/games/{game_id}/stream"
+        self.host, self.port = address(api.root)
+        self.path = f"{urlsplit(api.root).path}/games/{game_id}/stream"
         self.game_id = game_id
         self.after = after
         self.status: int | str = "connecting"
@@ -42,7 +42,7 @@ class Stream:
 
     async def run(self) -> None:
         target = f"{self.path}?after={self.after}"
-        request = f"GET {target} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n\r\n".encode()
+        request = (request_head("GET", target, self.host, self.port) + "\r\n").encode()
         loop = asyncio.get_running_loop()
         reader = _Reader(self, loop)
         transport: asyncio.Transport | None = None
@@ -80,13 +80,17 @@ class Stream:
 
     async def first_after(self, version: int, timeout: float) -> tuple[int, float] | None:
         """The first version past ``version`` and its arrival; ``None`` if none came in time."""
+
+        def beyond() -> bool:
+            return (
+                any(v > version for v in self.arrivals)
+                or self.ended
+                or self.status not in (200, "connecting")
+            )
+
         try:
             async with asyncio.timeout(timeout):
-                while not (
-                    any(v > version for v in self.arrivals)
-                    or self.ended
-                    or self.status not in (200, "connecting")
-                ):
+                while not beyond():
                     news = asyncio.get_running_loop().create_future()
                     self._news.add(news)
                     await news

@@ -103,16 +103,16 @@ def play_to_end(api: Client, game: dict[str, Any], seed: int, deadline_s: float 
     clients = {s["seat"]: api.seat(s["token"]) for s in game["seats"] if s["token"]}
     path = f"/api/v1/games/{game['id']}"
     deadline = time.monotonic() + deadline_s
-    moved = (-1, time.monotonic())
+    version, moved_at = -1, time.monotonic()
     while time.monotonic() < deadline:
         summary = api.get(path).body
         if summary["status"] == "finished":
             return dict(summary)
-        if summary["version"] != moved[0]:
-            moved = (summary["version"], time.monotonic())
+        if summary["version"] != version:
+            version, moved_at = summary["version"], time.monotonic()
         humans = [s for s in summary["to_move"] if s in clients]
         if not humans:
-            waited = time.monotonic() - moved[1]
+            waited = time.monotonic() - moved_at
             assert waited < STALL_S, f"no bot move or scoring in {waited:.0f} s: {summary}"
             api.get(f"{path}/state?wait=10", headers={"If-None-Match": f'"{summary["version"]}"'})
             continue
