@@ -18,7 +18,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any
 from uuid import UUID
@@ -79,6 +79,8 @@ class StateCache:
         with self._lock:
             old = self._entries.get(game_id)
             if old is not None and old.folded.version >= folded.version:
+                if row is not None and old.row is None and old.folded.version == folded.version:
+                    self._entries[game_id] = replace(old, row=row)  # the listener came first
                 return
             recent: tuple[StoredEvent, ...] = tuple(appended)
             if old is not None and recent and recent[0].version == old.folded.version + 1:
@@ -91,6 +93,15 @@ class StateCache:
             self._entries.move_to_end(game_id)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
+
+    def advance(self, game_id: UUID, game: ModuleType, events: Sequence[StoredEvent]) -> None:
+        """Bring the cached state forward by ``events`` if they are the ones right after it (as a
+        notification carries them); any other entry is left for a read to bring forward."""
+        entry = self.get(game_id)
+        if entry is None or not events or entry.folded.version != events[0].version - 1:
+            return
+        folded = Folded(fold(game, (e.body() for e in events), entry.folded.state), events[-1].version)
+        self.put(game_id, folded, events)
 
     def held(self, game_id: UUID, version: int) -> Folded | None:
         """The state at ``version`` if the cache holds it, else ``None``: no query either way, so

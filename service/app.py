@@ -56,7 +56,9 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     app.extensions["kotlik.pool"] = pool or create_pool()
     app.extensions["kotlik.listener"] = listener = Listener(database_url(app)).start()
     pool_connection = app.extensions["kotlik.pool"].connection
-    app.extensions["kotlik.polls"] = LongPolls(Rows(listener, pool_connection), pool_connection)
+    rows = Rows(listener, pool_connection)
+    listener.follow(rows.heard)
+    app.extensions["kotlik.polls"] = LongPolls(rows, pool_connection)
 
     api = KotlikApi(app)
     for blueprint in (games, endings, players, exports, catalog, health):

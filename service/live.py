@@ -7,6 +7,10 @@ the same code parks threads. The listener keeps the newest version it heard of e
 commit that lands between a request's read and its wait still wakes it. If the listening
 connection drops, notifications may be lost: on reconnecting it asks the database for the version
 of every game someone waits on, and wakes them.
+
+A notification may carry the move itself (:mod:`events.notes`); the listener hands each one to
+its followers (:meth:`Listener.follow`) before it wakes the game's waiters, so that they find the
+move already in the process's copies of the game.
 """
 
 from __future__ import annotations
@@ -15,12 +19,14 @@ import logging
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
 import psycopg
 
 from events import CHANNEL
+from events.notes import Note, parse
 
 log = logging.getLogger(__name__)
 
@@ -39,12 +45,17 @@ class Listener:
         self._listening = threading.Event()
         #: Counts the LISTENs: a mark taken at one and still current has heard every commit since.
         self._epoch = 0
+        self._followers: list[Callable[[Note], None]] = []
 
     def start(self, timeout: float = 10.0) -> Listener:
         threading.Thread(target=self._run, name="kotlik-listener", daemon=True).start()
         if not self._listening.wait(timeout):
             log.warning("the listener is not connected yet; waiters fall back to their timeouts")
         return self
+
+    def follow(self, follower: Callable[[Note], None]) -> None:
+        """Hand every notification to ``follower``, in commit order, before its waiters wake."""
+        self._followers.append(follower)
 
     def wait(self, game_id: UUID, after: int, timeout: float) -> int | None:
         """The game's newest version once it passes ``after``; ``None`` after ``timeout`` seconds."""
@@ -106,14 +117,22 @@ class Listener:
                     self._catch_up(conn)
                     self._listening.set()
                     backoff = 0.1
-                    for note in conn.notifies():
-                        game, _, version = note.payload.partition(":")
-                        self._heard(UUID(game), int(version))
+                    for notification in conn.notifies():
+                        note = parse(notification.payload)
+                        self._tell(note)
+                        self._heard(note.game_id, note.version)
             except psycopg.Error:
                 self._listening.clear()
                 log.warning("the listener lost the database; reconnecting in %.1f s", backoff)
                 time.sleep(backoff)
                 backoff = min(backoff * 2, 5.0)
+
+    def _tell(self, note: Note) -> None:
+        for follower in self._followers:
+            try:
+                follower(note)
+            except Exception:  # a follower's bug costs it the note, not the process its listener
+                log.exception("a follower failed on version %d of %s", note.version, note.game_id)
 
     def _catch_up(self, conn: psycopg.Connection[Any]) -> None:
         """After a (re)connect: what did the games being waited on do while nobody listened?"""

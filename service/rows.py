@@ -10,6 +10,10 @@ process's listener has heard of nothing newer since the row was read
 The row is shared only with a caller whose known version it has passed, or who has seen exactly
 its version while the listener says nothing has happened since. So a row read a moment ago never
 holds back a version the caller has seen elsewhere, for example in the 201 of another process.
+
+A notification that carries its move (:mod:`events.notes`) brings the game's cached state and
+remembered row forward as it is heard (:meth:`Rows.heard`), so the streams and long-polls it wakes
+read nothing at all.
 """
 
 from __future__ import annotations
@@ -18,13 +22,15 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 from uuid import UUID
 
 from psycopg import Connection
 
+import games
+from events.notes import Note, carried
 from projections import lobby
 from projections.cache import CACHE
 from projections.lobby import GameRow
@@ -32,6 +38,8 @@ from service.live import Listener
 
 #: How many games' rows a process keeps (a row is a few hundred bytes).
 REMEMBERED = 10_000
+#: The columns of a row that a move changes (besides its version), as a notification carries them.
+MOVED = ("status", "to_move", "arranged", "result", "updated_at", "deadline")
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,22 @@ class Rows:
                 row = self._read(conn, game_id)
             self._remember(game_id, _Read(row, mark))
         return row if row.version > known else None
+
+    def heard(self, note: Note) -> None:
+        """Bring the game's cached state and remembered row forward by what ``note`` carries, if
+        this process keeps either. A finished game's row is left to be read: its seed is not in
+        the note."""
+        with self._lock:
+            read = self._reads.get(note.game_id)
+        if not note.carried or (read is None and CACHE.get(note.game_id) is None):
+            return
+        events, columns = carried(note)
+        if columns is None:
+            return
+        CACHE.advance(note.game_id, games.load(columns["game"], columns["rules_version"]), events)
+        if read is not None and columns["status"] != "finished":
+            row = replace(read.row, version=note.version, **{c: columns[c] for c in MOVED})
+            self._remember(note.game_id, _Read(row, self.listener.mark()))
 
     def _read(self, conn: Connection[Any], game_id: UUID) -> GameRow:
         """The row, and the cached state brought up to it in the same round trip unless it already

@@ -1,10 +1,15 @@
-"""A game's long-polls share one read of its lobby row per version (:mod:`service.rows`), and the
-shared row never holds back a version the caller has seen or the listener did not hear."""
+"""A game's long-polls share one read of its lobby row per version (:mod:`service.rows`), the
+shared row never holds back a version the caller has seen or the listener did not hear, and a move
+whose notification carries it (:mod:`events.notes`) costs the process that hears it no read."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -12,6 +17,7 @@ from uuid import UUID
 
 import pytest
 from httpclient import Client, Reply, create, game_path
+from processes import ROOT
 
 from projections import commands, lobby
 
@@ -66,9 +72,9 @@ def test_the_long_polls_of_a_game_read_its_lobby_row_once_per_version(
         waiter.join(timeout=30)
     assert [a.status for a in answers] == [200] * POLLS
     assert {a.body["version"] for a in answers} == {version + 1}
-    # One read to learn the game is at ``version`` (then the others wait on the listener's word)
-    # and one when it moves; a long-poll used to cost two each.
-    assert len(reads) <= 2, len(reads)
+    # One read to learn the game is at ``version``; then the others wait on the listener's word,
+    # and the move comes with the notification. A long-poll used to cost two reads each.
+    assert len(reads) == 1, len(reads)
 
 
 def test_a_game_moved_elsewhere_answers_polls_behind_it_and_holds_those_at_it(
@@ -128,3 +134,58 @@ def test_a_row_read_before_the_listener_lost_the_database_is_not_trusted(pool: A
     answer = client.get(f"{path}?wait=5&since={version}")
     assert answer.status_code == 200 and answer.get_json()["version"] == version + 1
     assert time.monotonic() - started < 4
+
+
+#: Plays one command in a process of its own: argv is the database, the game and the command.
+_ELSEWHERE = """
+import json, sys
+from uuid import UUID
+from events.database import create_pool
+from projections import commands, lobby
+with create_pool(sys.argv[1], max_size=1).connection() as conn:
+    game_id = UUID(sys.argv[2])
+    commands.play(conn, game_id, lobby.get(conn, game_id).to_move[0], json.loads(sys.argv[3]))
+"""
+
+
+def _read_until(stream: Any, upto: int) -> list[dict[str, Any]]:
+    """The events of an open server-sent-events stream, read until version ``upto``."""
+    events: list[dict[str, Any]] = []
+    while not events or events[-1]["version"] < upto:
+        line = stream.readline().decode()
+        if line.startswith("data: ") and line.strip() != "data: {}":
+            events.append(json.loads(line[6:]))
+    return events
+
+
+def test_a_move_played_by_another_process_reaches_polls_and_streams_without_a_read(
+    app: Any, live_url: str, database_url: str, reads: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api = Client(live_url)
+    game = create(api, "kupferkessel", [{"name": "A"}, {"name": "B"}])
+    version, url = game["version"], f"{api.base}{game_path(game)}/stream?after={game['version']}"
+    assert api.get(game_path(game, f"/state?wait=1&since={version}")).status == 304  # the row, shared
+    _, command = _first_command(api, game)
+    with urllib.request.urlopen(url, timeout=10) as stream:
+        _until_waiting(app, 1)
+        pool, taken = app.extensions["kotlik.pool"], []
+        checkout = pool.connection
+        monkeypatch.setattr(pool, "connection", lambda *a, **kw: taken.append(1) or checkout(*a, **kw))
+        subprocess.run(
+            [sys.executable, "-c", _ELSEWHERE, database_url, game["id"], json.dumps(command)],
+            cwd=ROOT,
+            check=True,
+        )
+        polled = api.get(game_path(game, f"/state?wait=10&since={version}"))
+        streamed = _read_until(stream, version + 1)
+        assert (len(reads), len(taken)) == (1, 0), "the move was read back, not taken from its notification"
+    assert (polled.status, polled.body["version"]) == (200, version + 1)
+    assert [e["version"] for e in streamed] == [version + 1]
+
+    # What the note brought forward is what a read finds.
+    from projections.cache import CACHE
+
+    CACHE.clear()
+    assert api.get(game_path(game, "/state")).body == polled.body
+    with urllib.request.urlopen(url, timeout=10) as stream:
+        assert _read_until(stream, version + 1) == streamed

@@ -10,8 +10,9 @@ import psycopg
 import pytest
 
 from events import CHANNEL, NewEvent, VersionConflict, append, read
+from events.notes import CARRIED, LOBBY, carried, parse
 from events.outbox import pending, sweep
-from projections import lobby
+from projections import commands, lobby
 
 
 def _game(conn: Any) -> UUID:
@@ -132,7 +133,32 @@ def test_append_notifies_listeners_at_commit(pool: Any, database_url: str) -> No
             with conn.transaction():
                 append(conn, game_id, 0, _events(3))
         payloads = [n.payload for n in listener.notifies(timeout=5, stop_after=1)]
-    assert payloads == [f"{game_id}:3"]
+        with pool.connection() as conn:
+            stored = read(conn, game_id)
+    assert [p.split(":")[:2] for p in payloads] == [[str(game_id), "3"]]
+    note = parse(payloads[0])
+    # The lobby row is still at version 0 (a plain append does not move it), so it is not carried.
+    assert (note.game_id, note.version, carried(note)) == (game_id, 3, (stored, None))
+
+
+def test_a_move_notifies_its_events_and_lobby_row_and_a_long_append_only_its_version(
+    pool: Any, database_url: str
+) -> None:
+    with psycopg.connect(database_url, autocommit=True) as listener:
+        listener.execute(f"LISTEN {CHANNEL}")
+        with pool.connection() as conn:
+            game_id = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {}).game.id
+            played = commands.play(conn, game_id, 0, _first_action(conn, game_id))
+            long = _game(conn)
+            append(conn, long, 0, _events(CARRIED + 1))
+        notes = [parse(n.payload) for n in listener.notifies(timeout=5, stop_after=3)]
+        with pool.connection() as conn:
+            row = lobby.get(conn, game_id)
+    assert [(n.game_id, n.version) for n in notes[1:]] == [(game_id, played.version), (long, CARRIED + 1)]
+    events, columns = carried(notes[1])
+    assert events == played.events
+    assert columns == {c: getattr(row, c) for c in LOBBY}
+    assert carried(notes[2]) == ([], None)
 
 
 def test_the_outbox_sweep_sends_each_row_once_and_keeps_failures(pool: Any) -> None:
