@@ -20,7 +20,7 @@ from psycopg import Connection, errors
 from psycopg.rows import tuple_row
 from psycopg.types.json import Jsonb
 
-#: The channel every append notifies (a trigger does it, at commit), payload ``"<game_id>:<version>"``.
+#: The channel every append notifies (a trigger does it, at commit); :mod:`events.notes` reads the payload.
 CHANNEL = "kotlik_events"
 
 

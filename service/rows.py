@@ -85,7 +85,11 @@ class Rows:
         the note."""
         with self._lock:
             read = self._reads.get(note.game_id)
-        if not note.carried or (read is None and CACHE.get(note.game_id) is None):
+        entry = CACHE.get(note.game_id)
+        behind = (entry is not None and entry.folded.version < note.version) or (
+            read is not None and read.row.version < note.version
+        )
+        if not note.carried or not behind:  # the process that played the move, with no polls
             return
         events, columns = carried(note)
         if columns is None:
