@@ -42,6 +42,8 @@ TABLES: dict[str, tuple[str, ...]] = {
     "game_players": ("SELECT", "INSERT"),
     "webhooks": ("SELECT", "INSERT", "UPDATE"),  # UPDATE: removed_at (alembic 0006)
     "deliveries": ("SELECT", "INSERT", "UPDATE"),
+    # The games some web process watches (alembic 0008): leases, renewed and dropped.
+    "watched": ("SELECT", "INSERT", "UPDATE", "DELETE"),
     "alembic_version": ("SELECT",),
     # The default broker's queue (workers/broker.py): messages are taken by deleting them.
     "kombu_queue": ("SELECT", "INSERT", "UPDATE", "DELETE"),

@@ -8,9 +8,11 @@ commit that lands between a request's read and its wait still wakes it. If the l
 connection drops, notifications may be lost: on reconnecting it asks the database for the version
 of every game someone waits on, and wakes them.
 
-A notification may carry the move itself (:mod:`events.notes`); the listener hands each one to
-its followers (:meth:`Listener.follow`) before it wakes the game's waiters, so that they find the
-move already in the process's copies of the game.
+A notification carries the move itself (:mod:`events.notes`) for a game that some process
+leases as watched: the listener leases, in ``watched``, the games waited on here, renewing each
+lease halfway through. It hands every notification to its followers (:meth:`Listener.follow`)
+before it wakes the game's waiters, so that they find the move already in the process's copies
+of the game.
 """
 
 from __future__ import annotations
@@ -32,6 +34,14 @@ log = logging.getLogger(__name__)
 
 #: How many games' newest versions the listener remembers (a few MB at most).
 REMEMBERED = 100_000
+#: Seconds a lease on a watched game lasts; the listener renews it halfway.
+LEASE = 300.0
+#: Seconds between the listener's looks at which games to lease.
+LEASE_EVERY = 1.0
+_LEASE = (
+    "INSERT INTO watched (game_id, until) SELECT unnest(%s::uuid[]), now() + make_interval(secs => %s) "
+    "ON CONFLICT (game_id) DO UPDATE SET until = greatest(watched.until, excluded.until)"
+)
 
 
 class Listener:
@@ -46,6 +56,10 @@ class Listener:
         #: Counts the LISTENs: a mark taken at one and still current has heard every commit since.
         self._epoch = 0
         self._followers: list[Callable[[Note], None]] = []
+        #: Games waited on since the listener last leased, and when this process's leases run out.
+        self._wanted: set[UUID] = set()
+        self._leased: dict[UUID, float] = {}
+        self._swept = time.monotonic()
 
     def start(self, timeout: float = 10.0) -> Listener:
         threading.Thread(target=self._run, name="kotlik-listener", daemon=True).start()
@@ -62,6 +76,7 @@ class Listener:
         woken = threading.Event()
         with self._lock:
             self._waiters.setdefault(game_id, set()).add(woken)
+            self._wanted.add(game_id)
         try:
             deadline = time.monotonic() + timeout
             while (latest := self._latest.get(game_id, 0)) <= after:
@@ -114,16 +129,19 @@ class Listener:
                 with psycopg.connect(self.url, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self._epoch += 1
+                    self._leased.clear()
                     self._catch_up(conn)
                     self._listening.set()
                     backoff = 0.1
-                    for notification in conn.notifies():
-                        note = parse(notification.payload)
-                        self._tell(note)
-                        self._heard(note.game_id, note.version)
-            except psycopg.Error:
+                    while True:
+                        for notification in conn.notifies(timeout=LEASE_EVERY):
+                            note = parse(notification.payload)
+                            self._tell(note)
+                            self._heard(note.game_id, note.version)
+                        self._lease(conn)
+            except psycopg.Error as e:
                 self._listening.clear()
-                log.warning("the listener lost the database; reconnecting in %.1f s", backoff)
+                log.warning("the listener lost the database (%s); reconnecting in %.1f s", e, backoff)
                 time.sleep(backoff)
                 backoff = min(backoff * 2, 5.0)
 
@@ -133,6 +151,23 @@ class Listener:
                 follower(note)
             except Exception:  # a follower's bug costs it the note, not the process its listener
                 log.exception("a follower failed on version %d of %s", note.version, note.game_id)
+
+    def _lease(self, conn: psycopg.Connection[Any]) -> None:
+        """Lease the games waited on lately whose leases are not fresh; drop long-expired ones."""
+        now = time.monotonic()
+        with self._lock:
+            wanted, self._wanted = self._wanted, set()
+        due = [game_id for game_id in wanted if self._leased.get(game_id, 0.0) < now + LEASE / 2]
+        if due:
+            try:
+                conn.execute(_LEASE, (due, LEASE))
+            except psycopg.errors.UndefinedTable:  # a schema before alembic 0008: notes carry nothing
+                log.warning("no table watched (run `kotlik migrate`): streams read every move")
+            self._leased.update((game_id, now + LEASE) for game_id in due)
+        if now - self._swept > LEASE:
+            conn.execute("DELETE FROM watched WHERE until < now() - make_interval(secs => %s)", (LEASE,))
+            self._leased = {g: until for g, until in self._leased.items() if until > now}
+            self._swept = now
 
     def _catch_up(self, conn: psycopg.Connection[Any]) -> None:
         """After a (re)connect: what did the games being waited on do while nobody listened?"""

@@ -1,13 +1,16 @@
-"""An append's notification carries what it appended and the lobby row after it, when they fit.
+"""An append to a watched game notifies what it appended and the lobby row after it, if they fit.
 
 Every web process hears every append. One that did not play the move used to read the lobby row
 and the new events back for its streams and long-polls, a round trip per move per process; the
 process that played it read the row for its long-polls. A payload of at most 8,000 bytes (the
 server's limit) now carries both, so they fold forward from what they heard
-(:mod:`events.notes`). A bigger append (a long setup, an import) notifies as before,
-``"<game_id>:<version>"``, and the listeners read what they need; so does one whose lobby row
-is not yet at the appended version when the statement ends (scoring writes the row after its
-event), which then carries its events alone.
+(:mod:`events.notes`). Building and delivering it costs PostgreSQL about a tenth of an append,
+so it is done only for games that some process has streams or long-polls waiting on: each web
+process's listener leases them in ``watched`` (unlogged: a crash loses only leases, which the
+listeners write again). Any other append notifies as before, ``"<game_id>:<version>"``, as does
+a bigger one (a long setup, an import), and the listeners read what they need. An append whose
+lobby row is not yet at its version when the statement ends (scoring writes the row after its
+event) carries its events alone.
 
 Revision ID: 0008
 Revises: 0007
@@ -28,6 +31,7 @@ CARRIED = 16
 def upgrade() -> None:
     op.execute(
         f"""
+        CREATE UNLOGGED TABLE watched (game_id uuid PRIMARY KEY, until timestamptz NOT NULL);
         CREATE OR REPLACE FUNCTION events_notify() RETURNS trigger LANGUAGE plpgsql AS $$
         DECLARE
             g record;
@@ -37,7 +41,9 @@ def upgrade() -> None:
             FOR g IN SELECT game_id, max(version) AS version, count(*) AS n
                      FROM appended GROUP BY game_id LOOP
                 note := g.game_id::text || ':' || g.version;
-                IF g.n <= {CARRIED} THEN
+                IF g.n <= {CARRIED} AND EXISTS (
+                    SELECT FROM watched WHERE game_id = g.game_id AND until > now()
+                ) THEN
                     SELECT json_build_object(
                         'lobby', (
                             SELECT json_build_object(
@@ -73,5 +79,6 @@ def downgrade() -> None:
             RETURN NULL;
         END
         $$;
+        DROP TABLE watched;
         """
     )

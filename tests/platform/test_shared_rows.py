@@ -54,6 +54,16 @@ def _until_waiting(app: Any, count: int) -> None:
     assert listener.waiting() >= count
 
 
+def _until_leased(app: Any, game_id: str) -> None:
+    """Until the app's listener has leased the game as watched, so that its moves carry themselves."""
+    deadline = time.monotonic() + 10
+    leased = "SELECT count(*) AS n FROM watched WHERE game_id = %s AND until > now()"
+    with app.extensions["kotlik.pool"].connection() as conn:
+        while not conn.execute(leased, (game_id,)).fetchone()["n"]:
+            assert time.monotonic() < deadline, "the listener did not lease the watched game"
+            time.sleep(0.05)
+
+
 def test_the_long_polls_of_a_game_read_its_lobby_row_once_per_version(
     app: Any, live_url: str, reads: list[int]
 ) -> None:
@@ -66,6 +76,7 @@ def test_the_long_polls_of_a_game_read_its_lobby_row_once_per_version(
     for waiter in waiters:
         waiter.start()
     _until_waiting(app, POLLS)
+    _until_leased(app, game["id"])
     mover, command = _first_command(api, game)
     assert mover.post(game_path(game, "/commands"), command).status == 201
     for waiter in waiters:
@@ -168,6 +179,7 @@ def test_a_move_played_by_another_process_reaches_polls_and_streams_without_a_re
     _, command = _first_command(api, game)
     with urllib.request.urlopen(url, timeout=10) as stream:
         _until_waiting(app, 1)
+        _until_leased(app, game["id"])
         pool, taken = app.extensions["kotlik.pool"], []
         checkout = pool.connection
         monkeypatch.setattr(pool, "connection", lambda *a, **kw: taken.append(1) or checkout(*a, **kw))

@@ -126,6 +126,7 @@ def _first_action(conn: Any, game_id: UUID) -> dict[str, Any]:
 
 
 def test_append_notifies_listeners_at_commit(pool: Any, database_url: str) -> None:
+    """A game no process watches: the note says its version alone."""
     with psycopg.connect(database_url, autocommit=True) as listener:
         listener.execute(f"LISTEN {CHANNEL}")
         with pool.connection() as conn:
@@ -133,31 +134,34 @@ def test_append_notifies_listeners_at_commit(pool: Any, database_url: str) -> No
             with conn.transaction():
                 append(conn, game_id, 0, _events(3))
         payloads = [n.payload for n in listener.notifies(timeout=5, stop_after=1)]
-        with pool.connection() as conn:
-            stored = read(conn, game_id)
-    assert [p.split(":")[:2] for p in payloads] == [[str(game_id), "3"]]
-    note = parse(payloads[0])
-    # The lobby row is still at version 0 (a plain append does not move it), so it is not carried.
-    assert (note.game_id, note.version, carried(note)) == (game_id, 3, (stored, None))
+    assert payloads == [f"{game_id}:3"]
 
 
-def test_a_move_notifies_its_events_and_lobby_row_and_a_long_append_only_its_version(
-    pool: Any, database_url: str
-) -> None:
+def _watch(conn: Any, game_id: UUID) -> None:
+    conn.execute("INSERT INTO watched (game_id, until) VALUES (%s, now() + interval '1 minute')", (game_id,))
+
+
+def test_a_watched_game_notifies_what_it_appended_while_it_fits(pool: Any, database_url: str) -> None:
+    """A move carries its events and the lobby row after it; an append that leaves the lobby row
+    behind carries its events alone; one of more than CARRIED events, its version alone."""
     with psycopg.connect(database_url, autocommit=True) as listener:
-        listener.execute(f"LISTEN {CHANNEL}")
         with pool.connection() as conn:
             game_id = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {}).game.id
+            plain, long = _game(conn), _game(conn)
+            for watched in (game_id, plain, long):
+                _watch(conn, watched)
+            listener.execute(f"LISTEN {CHANNEL}")
             played = commands.play(conn, game_id, 0, _first_action(conn, game_id))
-            long = _game(conn)
+            appended = append(conn, plain, 0, _events(2))
             append(conn, long, 0, _events(CARRIED + 1))
-        notes = [parse(n.payload) for n in listener.notifies(timeout=5, stop_after=3)]
-        with pool.connection() as conn:
             row = lobby.get(conn, game_id)
-    assert [(n.game_id, n.version) for n in notes[1:]] == [(game_id, played.version), (long, CARRIED + 1)]
-    events, columns = carried(notes[1])
+        notes = [parse(n.payload) for n in listener.notifies(timeout=5, stop_after=3)]
+    heard = [(n.game_id, n.version) for n in notes]
+    assert heard == [(game_id, played.version), (plain, 2), (long, CARRIED + 1)]
+    events, columns = carried(notes[0])
     assert events == played.events
     assert columns == {c: getattr(row, c) for c in LOBBY}
+    assert carried(notes[1]) == (appended, None)
     assert carried(notes[2]) == ([], None)
 
 
