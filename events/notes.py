@@ -26,6 +26,8 @@ LOBBY = ("game", "rules_version", "status", "to_move", "arranged", "result", "up
 
 @dataclass(frozen=True)
 class Note:
+    """One notification: the game and the version an append brought it to."""
+
     game_id: UUID
     version: int
     #: The text after the version: empty when the append did not fit, else parsed by :func:`carried`.

@@ -149,7 +149,7 @@ class Listener:
         for follower in self._followers:
             try:
                 follower(note)
-            except Exception:  # a follower's bug costs it the note, not the process its listener
+            except Exception:  # a follower's bug loses it this note; the listener goes on
                 log.exception("a follower failed on version %d of %s", note.version, note.game_id)
 
     def _lease(self, conn: psycopg.Connection[Any]) -> None:
@@ -158,14 +158,16 @@ class Listener:
         with self._lock:
             wanted, self._wanted = self._wanted, set()
         due = [game_id for game_id in wanted if self._leased.get(game_id, 0.0) < now + LEASE / 2]
-        if due:
-            try:
+        sweep = now - self._swept > LEASE
+        try:
+            if due:
                 conn.execute(_LEASE, (due, LEASE))
-            except psycopg.errors.UndefinedTable:  # a schema before alembic 0008: notes carry nothing
-                log.warning("no table watched (run `kotlik migrate`): streams read every move")
-            self._leased.update((game_id, now + LEASE) for game_id in due)
-        if now - self._swept > LEASE:
-            conn.execute("DELETE FROM watched WHERE until < now() - make_interval(secs => %s)", (LEASE,))
+            if sweep:
+                conn.execute("DELETE FROM watched WHERE until < now() - make_interval(secs => %s)", (LEASE,))
+        except psycopg.errors.UndefinedTable:  # a schema before alembic 0008: notes carry nothing
+            log.warning("no table watched (run `kotlik migrate`): streams read every move")
+        self._leased.update((game_id, now + LEASE) for game_id in due)
+        if sweep:
             self._leased = {g: until for g, until in self._leased.items() if until > now}
             self._swept = now
 
