@@ -73,6 +73,24 @@ def _reply(status: int, headers: dict[str, str], raw: bytes) -> Reply:
     return Reply(status, headers, body, raw)
 
 
+def events_until(stream: Any, upto: int) -> list[dict[str, Any]]:
+    """The events of an open server-sent-events response, read until version ``upto``."""
+    events: list[dict[str, Any]] = []
+    while not events or events[-1]["version"] < upto:
+        line = stream.readline().decode()
+        if line.startswith("data: ") and line.strip() != "data: {}":
+            events.append(json.loads(line[6:]))
+    return events
+
+
+def streamed(client: Client, path: str, last: int) -> list[dict[str, Any]]:
+    """The game at ``path``'s events from the first, as ``client``'s seat streams them, to ``last``."""
+    headers = {"Last-Event-ID": "0", **({"Authorization": f"Bearer {client.token}"} if client.token else {})}
+    request = urllib.request.Request(client.base + path + "/stream", headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as stream:
+        return events_until(stream, last)
+
+
 def game_path(game: dict[str, Any], rest: str = "") -> str:
     """A game's URL path, ``rest`` appended (``/state``, ``/commands?...``)."""
     return f"/api/v1/games/{game['id']}{rest}"

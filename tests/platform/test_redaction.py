@@ -7,13 +7,11 @@ kouzla is played because its redaction differs per seat (each hand is hidden fro
 
 from __future__ import annotations
 
-import json
 import random
-import urllib.request
 from typing import Any
 from uuid import UUID
 
-from httpclient import Client, create
+from httpclient import Client, create, streamed
 
 import games
 from events import read
@@ -40,18 +38,6 @@ def _plain(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: e[k] for k in ("version", "type", "data", "seat")} for e in events]
 
 
-def _streamed(client: Client, path: str, last: int) -> list[dict[str, Any]]:
-    headers = {"Last-Event-ID": "0", **({"Authorization": f"Bearer {client.token}"} if client.token else {})}
-    request = urllib.request.Request(client.base + path + "/stream", headers=headers)
-    events = []
-    with urllib.request.urlopen(request, timeout=30) as stream:
-        while not events or events[-1]["version"] < last:
-            line = stream.readline().decode()
-            if line.startswith("data: ") and line.strip() != "data: {}":
-                events.append(json.loads(line[6:]))
-    return events
-
-
 def test_every_read_path_redacts_as_the_rules_do(live_url: str, pool: Any) -> None:
     api = Client(live_url)
     game = create(api, GAME, [{"name": "A"}, {"name": "B"}])
@@ -74,7 +60,7 @@ def test_every_read_path_redacts_as_the_rules_do(live_url: str, pool: Any) -> No
     for seat, client in [(None, api), *seats.items()]:
         expected = _oracle(pool, game_id, seat, last, last)
         assert _plain(client.get(f"{path}/events").body) == expected
-        assert _plain(_streamed(client, path, last)) == expected
+        assert _plain(streamed(client, path, last)) == expected
         shown[seat] = expected
     assert shown[0] != shown[1] != shown[None], "the game must hide something, or this test proves nothing"
 

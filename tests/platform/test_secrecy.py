@@ -24,7 +24,6 @@ import json
 import os
 import random
 import time
-import urllib.request
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -32,7 +31,7 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from httpclient import Client, create
+from httpclient import Client, create, streamed
 
 import games
 from events import StoredEvent, read
@@ -192,18 +191,6 @@ def _plain(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _streamed(client: Client, path: str, last: int) -> list[dict[str, Any]]:
-    headers = {"Last-Event-ID": "0", **({"Authorization": f"Bearer {client.token}"} if client.token else {})}
-    request = urllib.request.Request(client.base + path + "/stream", headers=headers)
-    events = []
-    with urllib.request.urlopen(request, timeout=30) as stream:
-        while not events or events[-1]["version"] < last:
-            line = stream.readline().decode()
-            if line.startswith("data: ") and line.strip() != "data: {}":
-                events.append(json.loads(line[6:]))
-    return events
-
-
 def _options_kept(hidden: dict[str, Any], where: str, *answers: Any) -> None:
     """No ``options`` anywhere in the answers shows an option the game hides as it is."""
 
@@ -271,11 +258,11 @@ def _check(table: Table, pool: Any, *, replays: Sequence[int], stream: bool) -> 
             assert past.body["view"] == oracle.recalled(at), f"{where}: ?at={at}"
             replayed.append(past.body)
 
-        streamed = _streamed(client, path, oracle.row.version) if stream else []
+        live = streamed(client, path, oracle.row.version) if stream else []
         if stream:
-            assert _plain(streamed) == oracle.log(), f"{where}: /stream"
+            assert _plain(live) == oracle.log(), f"{where}: /stream"
 
-        _options_kept(oracle.hidden_options(), where, log, summary, listed, lines, streamed)
+        _options_kept(oracle.hidden_options(), where, log, summary, listed, lines, live)
         # A 201 shows what the mover might see when it was given; one given before a later move
         # covered a card is checked then (_answers_as_redacted), not against today's secrets.
         answers = [a for s, a in table.answers if s == seat and a["version"] == oracle.row.version]
@@ -290,7 +277,7 @@ def _check(table: Table, pool: Any, *, replays: Sequence[int], stream: bool) -> 
             listed,
             lines,
             replayed,
-            streamed,
+            live,
             answers[-1:] if answers else [],
         )
         seen[seat] = (oracle.view(), oracle.log())

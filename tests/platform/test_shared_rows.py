@@ -16,7 +16,7 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from httpclient import Client, Reply, create, game_path
+from httpclient import Client, Reply, create, events_until, game_path
 from processes import ROOT
 
 from projections import commands, lobby
@@ -159,16 +159,6 @@ with create_pool(sys.argv[1], max_size=1).connection() as conn:
 """
 
 
-def _read_until(stream: Any, upto: int) -> list[dict[str, Any]]:
-    """The events of an open server-sent-events stream, read until version ``upto``."""
-    events: list[dict[str, Any]] = []
-    while not events or events[-1]["version"] < upto:
-        line = stream.readline().decode()
-        if line.startswith("data: ") and line.strip() != "data: {}":
-            events.append(json.loads(line[6:]))
-    return events
-
-
 def test_a_move_played_by_another_process_reaches_polls_and_streams_without_a_read(
     app: Any, live_url: str, database_url: str, reads: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -189,7 +179,7 @@ def test_a_move_played_by_another_process_reaches_polls_and_streams_without_a_re
             check=True,
         )
         polled = api.get(game_path(game, f"/state?wait=10&since={version}"))
-        streamed = _read_until(stream, version + 1)
+        streamed = events_until(stream, version + 1)
         assert (len(reads), len(taken)) == (1, 0), "the move was read back, not taken from its notification"
     assert (polled.status, polled.body["version"]) == (200, version + 1)
     assert [e["version"] for e in streamed] == [version + 1]
@@ -200,4 +190,4 @@ def test_a_move_played_by_another_process_reaches_polls_and_streams_without_a_re
     CACHE.clear()
     assert api.get(game_path(game, "/state")).body == polled.body
     with urllib.request.urlopen(url, timeout=10) as stream:
-        assert _read_until(stream, version + 1) == streamed
+        assert events_until(stream, version + 1) == streamed
