@@ -12,7 +12,19 @@ from flask.typing import ResponseReturnValue
 from psycopg_pool import ConnectionPool
 
 from events.database import create_pool
-from service import contract, cors, errors, game_docs, limits, polls, proxies, ratelimit, schemas, webclient
+from service import (
+    contract,
+    cors,
+    errors,
+    game_docs,
+    hot,
+    limits,
+    polls,
+    proxies,
+    ratelimit,
+    schemas,
+    webclient,
+)
 from service.catalog import blp as catalog
 from service.context import database_url
 from service.endings import blp as endings
@@ -71,6 +83,7 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     limits.register(app)
     cors.register(app)  # first of the checks: a preflight is answered before the others read it
     app.register_blueprint(webclient.blp)
+    app.wsgi_app = hot.HotRoutes(app, API_PREFIX)  # type: ignore[method-assign]
     proxies.register(app)
     app.wsgi_app = polls.Spectators(  # type: ignore[method-assign]  # Flask's documented way to wrap it
         app.wsgi_app, app.extensions["kotlik.polls"], API_PREFIX, cors.policy(app.config)

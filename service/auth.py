@@ -17,10 +17,27 @@ def bearer() -> str | None:
     header = request.headers.get("Authorization")
     if header is None:
         return None
+    token = bearer_token(header)
+    if token is None:
+        raise Unauthorized("the Authorization header must be 'Bearer <seat token>'")
+    return token
+
+
+def bearer_token(header: str) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header; ``None`` for any other header."""
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("the Authorization header must be 'Bearer <seat token>'")
+        return None
     return token.strip()
+
+
+def seat_of(conn: Connection[Any], game_id: UUID, token: str) -> int | None:
+    """The seat ``token`` (a seat token or a player key) holds in the game, or ``None``.
+
+    Raises :class:`projections.tokens.TokenExpired` for a seat token whose time is up.
+    """
+    seat = tokens.seat_for(conn, game_id, token)
+    return players.seat_in(conn, game_id, token) if seat is None else seat
 
 
 def caller_seat(conn: Connection[Any], game_id: UUID, *, required: bool) -> int | None:
@@ -36,9 +53,7 @@ def caller_seat(conn: Connection[Any], game_id: UUID, *, required: bool) -> int 
             if required:
                 raise Unauthorized("this needs a seat token: Authorization: Bearer <token>")
             return None
-        seat = tokens.seat_for(conn, game_id, token)
-        if seat is None:
-            seat = players.seat_in(conn, game_id, token)
+        seat = seat_of(conn, game_id, token)
         if seat is None:
             raise Unauthorized("the token holds no seat in this game")
         return seat

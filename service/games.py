@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 from uuid import UUID
@@ -194,15 +195,21 @@ class Actions(MethodView):
         with connection() as conn:
             row, folded = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id))
             seat = caller_seat(conn, game_id, required=False)
-        if seat is None or row.over:
-            return [], 200, etag(row.version)
-        return row.rules.legal_actions(folded.state, seat), 200, etag(folded.version)
+        actions, headers = legal_now(row, folded, seat)
+        return bodies.answer(actions, 200, headers)
+
+
+def legal_now(row: GameRow, folded: Folded, seat: int | None) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """``GET /actions``' body and headers: ``seat``'s legal commands in the state ``folded``."""
+    if seat is None or row.over:
+        return [], etag(row.version)
+    return row.rules.legal_actions(folded.state, seat), etag(folded.version)
 
 
 COMMAND = schemas.CommandSchema()
 
 
-def _plain_command(body: Any) -> bool:
+def plain_command(body: Any) -> bool:
     """Whether ``body`` fits :class:`schemas.CommandSchema` as it is (see :mod:`service.bodies`)."""
     if not isinstance(body, dict):
         return False
@@ -229,29 +236,42 @@ class Commands(MethodView):
         ``expected_version`` makes a stale command fail with 409; an ``Idempotency-Key`` header
         makes a retried command return its first result without appending again.
         """
-        body = bodies.read(blp, COMMAND, _plain_command)
-        expected = body.pop("expected_version", None)
-        key = request.headers.get("Idempotency-Key")
+        body = bodies.read(blp, COMMAND, plain_command)
         with connection() as conn:
             seat = caller_seat(conn, game_id, required=True)
             assert seat is not None
-            played = commands.play(
-                conn,
-                game_id,
-                seat,
-                body,
-                expected_version=expected,
-                command_id=key,
-                check=contract.check_command,
-                newest=listener().latest,
-            )
-            deliver(conn, played.queued)
-        running = not played.game.rules.is_over(played.state)
-        events = shown(played.game, played.state if running else None, played.events, seat)
-        headers = etag(played.version)
-        if played.replayed:
-            headers["Idempotent-Replayed"] = "true"
-        return bodies.answer({"version": played.version, "events": events}, 201, headers)
+            key = request.headers.get("Idempotency-Key")
+            payload, headers = play(conn, game_id, seat, body, key, listener().latest)
+        return bodies.answer(payload, 201, headers)
+
+
+def play(
+    conn: Connection[Any],
+    game_id: UUID,
+    seat: int,
+    body: dict[str, Any],
+    key: str | None,
+    newest: Callable[[UUID], int],
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """Play ``body`` as ``seat`` and hand its work to the broker: ``POST /commands``' 201 body and
+    headers. ``newest`` is the listener's word on the game's newest version (``commands.play``)."""
+    played = commands.play(
+        conn,
+        game_id,
+        seat,
+        {k: v for k, v in body.items() if k != "expected_version"},
+        expected_version=body.get("expected_version"),
+        command_id=key,
+        check=contract.check_command,
+        newest=newest,
+    )
+    deliver(conn, played.queued)
+    running = not played.game.rules.is_over(played.state)
+    events = shown(played.game, played.state if running else None, played.events, seat)
+    headers = etag(played.version)
+    if played.replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return {"version": played.version, "events": events}, headers
 
 
 @blp.route("/<uuid:game_id>/events")

@@ -143,7 +143,7 @@ def etag(version: int) -> dict[str, str]:
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
-_UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+UUID_PATTERN = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 
 
 class Spectators:
@@ -154,7 +154,7 @@ class Spectators:
         self.app = app
         self.polls = polls
         self.cors = cors
-        self._path = re.compile(f"{re.escape(prefix)}/games/({_UUID})/state")
+        self._path = re.compile(f"{re.escape(prefix)}/games/({UUID_PATTERN})/state")
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         asked = self._asked(environ)

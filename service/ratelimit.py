@@ -58,6 +58,10 @@ _WRITES: dict[str, tuple[str, ...]] = {
     "players.Claim": ("writes",),
 }
 
+#: Set in a request's WSGI environ by a layer beneath Flask that has checked and counted it
+#: (:mod:`service.hot`) before handing it on: the app does not count it again.
+COUNTED = "kotlik.rate_limits.counted"
+
 #: Seconds a Redis command may take before the request goes on unlimited.
 STORAGE_TIMEOUT = 1.0
 
@@ -105,12 +109,23 @@ class RateLimits:
 
     def refuse(self) -> Response | None:
         """The 429 for this request if it is past a limit; counts it against the others."""
-        address = request.remote_addr or "unknown"
-        token = _token_hash()
+        if request.environ.get(COUNTED):
+            return None
+        return self.refusal(
+            request.method, request.endpoint, request.remote_addr, request.headers.get("Authorization")
+        )
+
+    def refusal(
+        self, method: str, endpoint: str | None, address: str | None, authorization: str | None
+    ) -> Response | None:
+        """:meth:`refuse` for a request told apart by these, as a layer beneath Flask sees it
+        (:mod:`service.hot`)."""
+        address = address or "unknown"
+        token = _token_hash(authorization)
         refused = None
-        if "Authorization" in request.headers and "unauthorized" in self.limits:
+        if authorization is not None and "unauthorized" in self.limits:
             refused = self._past("unauthorized", address, hit=False)
-        for name in _WRITES.get(request.endpoint or "", ()) if request.method == "POST" else ():
+        for name in _WRITES.get(endpoint or "", ()) if method == "POST" else ():
             key = token if name == "commands" else address
             if refused is None and name in self.limits and key is not None:
                 refused = self._past(name, key, hit=True)
@@ -145,9 +160,9 @@ class RateLimits:
         return response
 
 
-def _token_hash() -> str | None:
+def _token_hash(authorization: str | None) -> str | None:
     """The bearer token's SHA-256, so a token is never a key in the storage nor in a log."""
-    scheme, _, token = (request.headers.get("Authorization") or "").partition(" ")
+    scheme, _, token = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
     return hashlib.sha256(token.strip().encode()).hexdigest()

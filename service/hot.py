@@ -1,0 +1,153 @@
+"""The two requests a playing client makes most, answered beneath Flask: ``GET /actions`` and
+``POST /commands`` with a bearer token.
+
+A client that plays asks for its legal commands and posts one, move after move, so on a busy server
+these two are most of the requests. Flask's part of such a request (its context, routing, hooks,
+flask-smorest's wrappers, the response object) cost about as much as the rest of a ``GET /actions``
+and a quarter of a command. :class:`HotRoutes` answers them with the functions the views call
+(:func:`service.games.legal_now`, :func:`service.games.play`), under the same rate limits and with
+the same headers, CORS included.
+
+Whatever it cannot answer as plainly goes on to the app untouched: no token or a token of no seat,
+a body that is not plainly a command in JSON (the app's schemas and problems judge it), a request
+past a rate limit, an error while reading. An error raised while a command is played is answered
+by the app's own error handlers, so every problem stays the app's and nothing is played twice.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable
+from functools import partial
+from http import HTTPStatus
+from typing import Any
+from uuid import UUID
+
+from flask import Flask, Response
+from psycopg import Error as DatabaseError
+from psycopg_pool import PoolTimeout
+
+from games import UnknownGame, UnknownRulesVersion
+from projections import lobby
+from projections.cache import CACHE
+from projections.lobby import GameNotFound
+from projections.tokens import TokenExpired
+from service import bodies, cors
+from service.auth import bearer_token, seat_of
+from service.games import legal_now, plain_command, play
+from service.polls import UUID_PATTERN, StartResponse
+from service.ratelimit import COUNTED
+
+#: Errors of a read that the app answers with their problems (asking again changes nothing).
+_THE_APPS = (GameNotFound, UnknownGame, UnknownRulesVersion, TokenExpired, DatabaseError, PoolTimeout)
+
+Answer = tuple[int, bytes, dict[str, str]]
+
+
+class HotRoutes:
+    """WSGI: ``GET /actions`` and ``POST /commands`` of a seat, answered here; every other request
+    goes on to the app's ``wsgi_app`` untouched."""
+
+    def __init__(self, app: Flask, prefix: str) -> None:
+        self.flask = app
+        self.app = app.wsgi_app
+        self.pool = app.extensions["kotlik.pool"]
+        self.newest = app.extensions["kotlik.listener"].latest
+        self.rate = app.extensions.get("kotlik.rate_limits")
+        self.cors = cors.policy(app.config)
+        self.max_body: int = app.config["MAX_CONTENT_LENGTH"]
+        self._path = re.compile(f"{re.escape(prefix)}/games/({UUID_PATTERN})/(actions|commands)")
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        answer = self._answer(environ)
+        if answer is None:
+            return self.app(environ, start_response)
+        if isinstance(answer, Response):
+            return answer(environ, start_response)
+        status, body, headers = answer
+        if self.cors is not None:
+            headers = self.cors.annotated(headers, environ.get("HTTP_ORIGIN"))
+        start_response(
+            f"{status} {HTTPStatus(status).phrase.upper()}",
+            [("Content-Type", "application/json"), ("Content-Length", str(len(body))), *headers.items()],
+        )
+        return [body]
+
+    def _answer(self, environ: dict[str, Any]) -> Answer | Response | None:
+        found = self._path.fullmatch(environ.get("PATH_INFO", ""))
+        token = bearer_token(environ.get("HTTP_AUTHORIZATION", ""))
+        if found is None or token is None:
+            return None
+        game_id, method = UUID(found.group(1)), environ.get("REQUEST_METHOD")
+        if found.group(2) == "actions" and method == "GET":
+            return self._actions(environ, game_id, token)
+        if found.group(2) == "commands" and method == "POST":
+            return self._command(environ, game_id, token)
+        return None
+
+    def _actions(self, environ: dict[str, Any], game_id: UUID, token: str) -> Answer | None:
+        if not self._within_limits(environ, "games.Actions"):
+            return None
+        try:
+            with self.pool.connection() as conn:
+                row, folded = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id))
+                seat = seat_of(conn, game_id, token)
+        except _THE_APPS:
+            return None
+        if seat is None:
+            return None
+        actions, headers = legal_now(row, folded, seat)
+        return 200, bodies.encode(actions), headers
+
+    def _command(self, environ: dict[str, Any], game_id: UUID, token: str) -> Answer | Response | None:
+        body = self._plain_body(environ)
+        if body is None or not self._within_limits(environ, "games.Commands"):
+            return None
+        try:
+            with self.pool.connection() as conn:
+                seat = seat_of(conn, game_id, token)
+                if seat is None:
+                    return None
+                key = environ.get("HTTP_IDEMPOTENCY_KEY")
+                payload, headers = play(conn, game_id, seat, body, key, self.newest)
+        except Exception as error:  # every error gets the app's own answer
+            return self._problem(environ, error)
+        return 201, bodies.encode(payload), headers
+
+    def _plain_body(self, environ: dict[str, Any]) -> dict[str, Any] | None:
+        """The body, if it is plainly a command in JSON within the app's bounds; the app can read it
+        again either way."""
+        media = environ.get("CONTENT_TYPE", "")
+        length = environ.get("CONTENT_LENGTH", "")
+        if media.partition(";")[0].strip() != "application/json" or not length.isdigit():
+            return None
+        if not 0 < int(length) <= self.max_body or "HTTP_TRANSFER_ENCODING" in environ:
+            return None
+        data = environ["wsgi.input"].read(int(length))
+        environ["wsgi.input"] = io.BytesIO(data)
+        try:
+            body = self.flask.json.loads(data)
+        except ValueError:
+            return None
+        return dict(body) if plain_command(body) and len(data) == int(length) else None
+
+    def _within_limits(self, environ: dict[str, Any], endpoint: str) -> bool:
+        """Whether the request is within the rate limits, counting it as the app would; if it is
+        not, the app counts and refuses it itself."""
+        if self.rate is None:
+            return True
+        refused = self.rate.refusal(
+            environ["REQUEST_METHOD"], endpoint, environ.get("REMOTE_ADDR"), environ.get("HTTP_AUTHORIZATION")
+        )
+        environ[COUNTED] = refused is None
+        return refused is None
+
+    def _problem(self, environ: dict[str, Any], error: Exception) -> Response:
+        """The app's answer to ``error`` raised by its view, after-request hooks included."""
+        app = self.flask
+        with app.request_context(environ):
+            try:
+                return app.finalize_request(app.handle_user_exception(error))
+            except Exception as unhandled:  # as Flask's wsgi_app does: a 500
+                return app.handle_exception(unhandled)
