@@ -126,7 +126,7 @@ class State(MethodView):
         if at is None and known is not None and query.get("wait"):
             return _long_poll(game_id, known, query["wait"])
         with connection() as conn:
-            row, now = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id))
+            row, now = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id), listener().latest)
             seat = caller_seat(conn, game_id, required=False)
             if at is not None:
                 return _replay(conn, row, seat, at)
@@ -193,7 +193,9 @@ class Actions(MethodView):
     def get(self, game_id: UUID) -> Any:
         """The caller's legal commands now, each a body ready to POST to ``/commands``."""
         with connection() as conn:
-            row, folded = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id))
+            row, folded = CACHE.with_row(
+                conn, game_id, partial(lobby.get, game_id=game_id), listener().latest
+            )
             seat = caller_seat(conn, game_id, required=False)
         actions, headers = legal_now(row, folded, seat)
         return bodies.answer(actions, 200, headers)

@@ -91,7 +91,7 @@ class HotRoutes:
             return None
         try:
             with self.pool.connection() as conn:
-                row, folded = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id))
+                row, folded = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id), self.newest)
                 seat = seat_of(conn, game_id, token)
         except _THE_APPS:
             return None
