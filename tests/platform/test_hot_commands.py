@@ -9,6 +9,7 @@ listener (``newest``) has heard of nothing newer: the worst case the one-round-t
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -230,12 +231,14 @@ def test_a_move_updates_its_lobby_row_in_place(pool: Any) -> None:
     assert counts["hot"] == counts["updated"]
 
 
+@pytest.mark.parametrize("newest", [None, _deaf], ids=["no listener", "a listener that heard nothing"])
 def test_a_cache_behind_the_database_is_brought_forward_with_the_row_it_is_read_with(
-    pool: Any, stale_game: dict[str, Any]
+    pool: Any, stale_game: dict[str, Any], newest: Any
 ) -> None:
-    """``with_row`` asks for the events after the cached state in the row's round trip; the state
-    it gives is the one a cold fold of the log gives, whether the cache is behind the row, at it,
-    or (the row read before a newer commit) ahead of it."""
+    """``with_row`` asks for the events after the cached state in the row's round trip, or after
+    it when the listener has heard of nothing newer (the row alone, most often all it needs); the
+    state it gives is the one a cold fold of the log gives, whether the cache is behind the row, at
+    it, or (the row read before a newer commit) ahead of it."""
     game_id, game, moved = stale_game["id"], stale_game["game"], stale_game["moved"]
     behind = stale_game["behind"].folded.version
     with pool.connection() as conn:
@@ -244,7 +247,7 @@ def test_a_cache_behind_the_database_is_brought_forward_with_the_row_it_is_read_
             return lambda c: replace(lobby.get(c, game_id), version=version)
 
         for version in (moved.version, moved.version, behind):  # behind it, at it, ahead of it
-            row, folded = CACHE.with_row(conn, game_id, at(version))
+            row, folded = CACHE.with_row(conn, game_id, at(version), newest)
             assert row.version == folded.version == version
             assert folded.state == state_at(conn, game_id, game, at=version).state
     cached = CACHE.get(game_id)
@@ -271,3 +274,22 @@ def test_a_reader_a_few_commits_behind_the_cache_gets_its_state_without_a_query(
             CACHE.state(spare, game_id, game, too_old)
     with pool.connection() as conn:
         assert CACHE.state(conn, game_id, game, too_old).state == truth[too_old]
+
+
+def test_a_cache_the_listener_finds_current_reads_the_lobby_row_alone(
+    pool: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pipeline of the row and the events after the cache costs psycopg twice one statement, so
+    ``with_row`` asks for the row alone when the listener has heard of nothing newer than the cache."""
+    with pool.connection() as conn:
+        game_id, game, played = _new_game(conn)
+        read_row = partial(lobby.get, game_id=game_id)
+
+        def no_pipeline() -> Any:
+            raise AssertionError("the row and the events were read in a pipeline")
+
+        monkeypatch.setattr(conn, "pipeline", no_pipeline)
+        row, folded = CACHE.with_row(conn, game_id, read_row, lambda _: played.version)
+        assert row.version == folded.version == played.version
+        with pytest.raises(AssertionError, match="pipeline"):  # a newer version heard of: one round trip
+            CACHE.with_row(conn, game_id, read_row, lambda _: played.version + 1)
