@@ -24,6 +24,7 @@ class Game {
     this.actions = [];
     this.live = null; // {version, view}
     this.replayAt = null; // a version, or null for the live table
+    this.replayTimer = null; // set while a move of the slider waits to be replayed
     this.busy = false;
     this.generation = 0;
   }
@@ -229,14 +230,18 @@ class Game {
     const min = first ? first.version - 1 : this.live.version;
     this.slider.min = String(min);
     this.slider.max = String(this.live.version);
-    if (this.replayAt == null) this.slider.value = String(this.live.version);
+    // A move that arrives while the slider waits to replay must not snap it back to the live table.
+    if (this.replayAt == null && this.replayTimer == null) this.slider.value = String(this.live.version);
     this.slider.disabled = min >= this.live.version;
     this.sliderLabel.textContent = this.replayAt == null ? `${t("version")} ${this.live.version} (${t("live")})` : `${t("version")} ${this.replayAt}`;
   }
 
   scheduleReplay() {
     clearTimeout(this.replayTimer);
-    this.replayTimer = setTimeout(() => this.replay(Number(this.slider.value)), 120);
+    this.replayTimer = setTimeout(() => {
+      this.replayTimer = null;
+      this.replay(Number(this.slider.value));
+    }, 120);
   }
 
   async replay(version) {

@@ -148,3 +148,36 @@ def test_no_seat_token_reaches_the_server_log(played: dict[str, Any], web: Web) 
     token = json.loads(stored)[played["id"]]["token"]
     assert token and token not in log
     assert "#/play" not in log and "token=" not in log
+
+
+def _move(web: Web, game: dict[str, Any]) -> None:
+    """The seat to move plays its first legal command, through the API."""
+    path = f"/api/v1/games/{game['id']}"
+    seat = web.api.get(path).body["to_move"][0]
+    player = web.api.seat(game["seats"][seat]["token"])
+    reply = player.post(f"{path}/commands", player.get(f"{path}/actions").body[0])
+    assert reply.status == 201, reply
+
+
+def test_a_move_while_the_slider_waits_keeps_it_where_it_was_put(web: Web, new_page: Any) -> None:
+    """The slider replays a moment after it stops; a move that arrives in that moment leaves it
+    where it was put (it snapped back to the live table, and the press was lost)."""
+    game = create(web.api, "kupferkessel", [{"name": "Ann"}, {"name": "Bob"}])
+    for _ in range(4):
+        _move(web, game)
+    page = new_page()
+    page.goto(f"{web.url}/#/game/{game['id']}")
+    page.wait_for_selector(f"{BOARD}[data-version]")
+    slider = page.locator("[data-testid=replay]")
+    low = int(str(slider.get_attribute("min")))
+    for _ in range(3):
+        slider.focus()
+        page.keyboard.press("Home")
+        _move(web, game)  # its frame reaches the page well within the slider's wait
+        wait_for_exact_version(page, low)
+        assert page.get_attribute(BOARD, "data-replay") == "true"
+        page.keyboard.press("End")
+        deadline = time.monotonic() + 10
+        while page.get_attribute(BOARD, "data-replay") != "false":
+            assert time.monotonic() < deadline, "the slider's end did not come back to the live table"
+            page.wait_for_timeout(40)
