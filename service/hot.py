@@ -113,7 +113,7 @@ class HotRoutes:
         again either way."""
         media = environ.get("CONTENT_TYPE", "")
         length = environ.get("CONTENT_LENGTH", "")
-        if media.partition(";")[0].strip() != "application/json" or not length.isdigit():
+        if media.partition(";")[0].strip() != "application/json" or not _is_length(length):
             return None
         if not 0 < int(length) <= self.max_body or "HTTP_TRANSFER_ENCODING" in environ:
             return None
@@ -144,3 +144,9 @@ class HotRoutes:
                 return app.finalize_request(app.handle_user_exception(error))
             except Exception as unhandled:  # as Flask's wsgi_app does: a 500
                 return app.handle_exception(unhandled)
+
+
+def _is_length(text: str) -> bool:
+    """ASCII digits of a length ``int`` takes (``str.isdigit`` alone would take ``²``, and ``int``
+    refuses more than 4,300 digits)."""
+    return text.isascii() and text.isdigit() and len(text) <= 12

@@ -174,6 +174,20 @@ def test_what_the_layer_cannot_answer_reaches_the_app(
     assert len(_log(app, game)) == game["version"]
 
 
+@pytest.mark.parametrize("length", ["²", "9" * 5000, "-1", " 15"])
+def test_a_hostile_content_length_reaches_the_app(app: Any, passed: list[str], length: str) -> None:
+    game = _create(app)
+    path = f"/api/v1/games/{game['id']}/commands"
+    reply = Client(app).post(
+        path,
+        data=b'{"type": "brew"}',
+        headers=_auth(game, 0, **{"Content-Type": "application/json"}),
+        environ_overrides={"CONTENT_LENGTH": length},
+    )
+    assert 400 <= reply.status_code < 500, reply.data
+    assert passed == [f"POST {path}"]
+
+
 def test_an_unknown_game_and_a_wrong_method_are_the_apps(app: Any, passed: list[str]) -> None:
     game = _create(app)
     unknown = f"/api/v1/games/{uuid4()}"
