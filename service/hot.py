@@ -32,7 +32,7 @@ from projections.cache import CACHE
 from service import bodies, cors
 from service.auth import bearer_token, seat_of
 from service.games import legal_now, plain_command, play
-from service.polls import UUID_PATTERN, StartResponse
+from service.polls import UUID_PATTERN, StartResponse, is_version
 from service.ratelimit import COUNTED
 
 Answer = tuple[int, bytes, dict[str, str]]
@@ -113,17 +113,19 @@ class HotRoutes:
         again either way."""
         media = environ.get("CONTENT_TYPE", "")
         length = environ.get("CONTENT_LENGTH", "")
-        if media.partition(";")[0].strip() != "application/json" or not _is_length(length):
+        # a length of more than nine digits is past any body limit: the app refuses it (413)
+        if media.partition(";")[0].strip() != "application/json" or not is_version(length):
             return None
-        if not 0 < int(length) <= self.max_body or "HTTP_TRANSFER_ENCODING" in environ:
+        size = int(length)
+        if not 0 < size <= self.max_body or "HTTP_TRANSFER_ENCODING" in environ:
             return None
-        data = environ["wsgi.input"].read(int(length))
+        data = environ["wsgi.input"].read(size)
         environ["wsgi.input"] = io.BytesIO(data)
         try:
             body = self.flask.json.loads(data)
         except ValueError:
             return None
-        return dict(body) if plain_command(body) and len(data) == int(length) else None
+        return dict(body) if len(data) == size and plain_command(body) else None
 
     def _within_limits(self, environ: dict[str, Any], endpoint: str) -> bool:
         """Whether the request is within the rate limits, counting it as the app would; if it is
@@ -144,9 +146,3 @@ class HotRoutes:
                 return app.finalize_request(app.handle_user_exception(error))
             except Exception as unhandled:  # as Flask's wsgi_app does: a 500
                 return app.handle_exception(unhandled)
-
-
-def _is_length(text: str) -> bool:
-    """ASCII digits of a length ``int`` takes (``str.isdigit`` alone would take ``²``, and ``int``
-    refuses more than 4,300 digits)."""
-    return text.isascii() and text.isdigit() and len(text) <= 12
