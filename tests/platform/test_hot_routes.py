@@ -225,6 +225,29 @@ def test_an_error_while_playing_is_the_apps_problem_and_appends_nothing(
     assert len(_log(app, game)) == game["version"]
 
 
+@pytest.mark.parametrize("through", ["layer", "app"])
+def test_a_commands_work_for_the_bot_is_handed_to_the_broker_at_once(
+    app: Any, pool: Any, through: str
+) -> None:
+    """The bot's turn a command queues is sent right after its commit, not left for the sweep."""
+    seats = [{"name": "Ann"}, {"name": "Bot", "bot": "default"}]
+    for _ in range(20):  # a deal where the human moves first
+        game = Client(app).post("/api/v1/games", json={"game": GAME, "seats": seats}).json
+        if _to_move(app, game) == 0:
+            break
+    assert _to_move(app, game) == 0
+    path = f"/api/v1/games/{game['id']}"
+    client = Client(app) if through == "layer" else Client(_layer(app).app)
+    while _to_move(app, game) == 0:  # the human's whole turn, which may be several commands
+        command = Client(app).get(f"{path}/actions", headers=_auth(game, 0)).json[0]
+        assert client.post(f"{path}/commands", json=command, headers=_auth(game, 0)).status_code == 201
+    with pool.connection() as conn:
+        rows = conn.execute(
+            "SELECT sent_at FROM outbox WHERE args::text LIKE %s", (f"%{game['id']}%",)
+        ).fetchall()
+    assert rows and all(r["sent_at"] is not None for r in rows), rows
+
+
 def test_a_retried_command_is_played_once(app: Any, passed: list[str]) -> None:
     game = _create(app)
     seat = _to_move(app, game)
