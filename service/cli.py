@@ -37,10 +37,11 @@ def _web_command(host: str, port: int, workers: int) -> list[str]:
     Each worker listens on a socket of its own (``SO_REUSEPORT``), and the kernel spreads new
     connections over them. On one shared socket, whichever worker woke first took a whole burst of
     them: 16 clients that connected at once were served 17 connections to 2, by one worker at
-    one core's limit while the other idled.
+    one core's limit while the other idled. On its own socket a worker accepts a burst at once
+    (:mod:`service.webworker`).
     """
     command = [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers)]
-    command += ["--worker-class", "gevent", "--worker-connections", str(WEB_CONNECTIONS)]
+    command += ["--worker-class", "service.webworker.Worker", "--worker-connections", str(WEB_CONNECTIONS)]
     command += ["--timeout", "120", "--graceful-timeout", "10"]
     if workers > 1:
         command.append("--reuse-port")
