@@ -66,18 +66,18 @@ class Rows:
 
         Raises :class:`projections.lobby.GameNotFound` for a game that does not exist.
         """
-        answered, row = self._answer(game_id, known)
-        if answered:
-            return row
-        with self._reading[hash(game_id) % len(self._reading)]:
-            answered, row = self._answer(game_id, known)  # another waiter may have read it meanwhile
-            if answered:
-                return row
-            mark = self.listener.mark()
-            with self.connect() as conn:
-                row = self._read(conn, game_id)
-            self._remember(game_id, _Read(row, mark))
+        row = self._answering(game_id, known) or self._fresh(game_id, known)
         return row if row.version > known else None
+
+    def current(self, game_id: UUID) -> GameRow:
+        """The game's row at the newest version this process has heard of, or newer: the one
+        remembered if it is that new, else one read for everyone who asks at once (the streams
+        that open on a new game together).
+
+        Raises :class:`projections.lobby.GameNotFound` for a game that does not exist.
+        """
+        known = self.listener.latest(game_id) - 1
+        return self._answering(game_id, known) or self._fresh(game_id, known)
 
     def heard(self, note: Note) -> None:
         """Bring the game's cached state and remembered row forward by what ``note`` carries, if
@@ -108,16 +108,28 @@ class Rows:
         row, _ = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id))
         return row
 
-    def _answer(self, game_id: UUID, known: int) -> tuple[bool, GameRow | None]:
-        """``(True, row or None)`` when the remembered row answers for ``known``, else ``(False, None)``."""
+    def _answering(self, game_id: UUID, known: int) -> GameRow | None:
+        """The remembered row, if it answers for ``known``: it is newer, or it is at ``known``
+        and the listener has heard of nothing newer since it was read."""
         with self._lock:
             read = self._reads.get(game_id)
-        if read is None:
-            return False, None
+        if read is None or read.row.version < known:
+            return None
         if read.row.version > known:
-            return True, read.row
-        quiet = self.listener.unbroken(read.mark) and self.listener.latest(game_id) <= read.row.version
-        return (True, None) if read.row.version == known and quiet else (False, None)
+            return read.row
+        quiet = self.listener.unbroken(read.mark) and self.listener.latest(game_id) <= known
+        return read.row if quiet else None
+
+    def _fresh(self, game_id: UUID, known: int) -> GameRow:
+        """The row read now, or by the waiter before this one while it waited its turn."""
+        with self._reading[hash(game_id) % len(self._reading)]:
+            row = self._answering(game_id, known)
+            if row is None:
+                mark = self.listener.mark()
+                with self.connect() as conn:
+                    row = self._read(conn, game_id)
+                self._remember(game_id, _Read(row, mark))
+        return row
 
     def _remember(self, game_id: UUID, read: _Read) -> None:
         with self._lock:

@@ -191,3 +191,29 @@ def test_a_move_played_by_another_process_reaches_polls_and_streams_without_a_re
     assert api.get(game_path(game, "/state")).body == polled.body
     with urllib.request.urlopen(url, timeout=10) as stream:
         assert events_until(stream, version + 1) == streamed
+
+
+STREAMS = 10
+
+
+def test_the_spectators_streams_opened_on_a_game_share_one_read_of_its_row(
+    app: Any, live_url: str, reads: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game's watchers open their streams together (a new game on a busy table): each used to
+    take a pool connection of its own to read the row, and waited its turn for one."""
+    api = Client(live_url)
+    game = create(api, "kupferkessel", [{"name": "A"}, {"name": "B"}])
+    version, url = game["version"], f"{api.base}{game_path(game)}/stream?after={game['version']}"
+    pool, taken = app.extensions["kotlik.pool"], []
+    checkout = pool.connection
+    monkeypatch.setattr(pool, "connection", lambda *a, **kw: taken.append(1) or checkout(*a, **kw))
+    streams = [urllib.request.urlopen(url, timeout=10) for _ in range(STREAMS)]
+    try:
+        assert (len(reads), len(taken)) == (1, 0)
+        mover, command = _first_command(api, game)
+        assert mover.post(game_path(game, "/commands"), command).status == 201
+        seen = [[e["version"] for e in events_until(stream, version + 1)] for stream in streams]
+    finally:
+        for stream in streams:
+            stream.close()
+    assert seen == [[version + 1]] * STREAMS
