@@ -142,12 +142,19 @@ BLOCKS_KEPT = 4096
 
 
 def _rendered(row: GameRow, seat: int | None, after: int, upto: int) -> _Block:
-    """Versions ``after < v <= upto`` for ``seat``: rendered once, shared by every stream alike."""
+    """Versions ``after < v <= upto`` for ``seat``: rendered once, shared by every stream alike.
+
+    The first stream of a game to wake renders the span; the others find it kept, under the same
+    key, with no lock taken and no event looked at."""
+    entry = CACHE.get(row.id)
+    if entry is not None and entry.folded.version >= upto:
+        block = _blocks.get((row.id, seat, after, upto, entry.folded.version))
+        if block is not None:
+            return block
     with _rendering[hash(row.id) % len(_rendering)]:
         events, folded = _since(row, after, upto)
         key = (row.id, seat, after, upto, folded.version)
-        with _blocks_lock:
-            block = _blocks.get(key)
+        block = _blocks.get(key)
         if block is None:
             over = row.rules.is_over(folded.state)
             if events is None:
