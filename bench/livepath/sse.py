@@ -35,6 +35,9 @@ class Stream:
         self.after = after
         self.status: int | str = "connecting"
         self.arrivals: dict[int, float] = {}
+        #: When the request was sent, and when the head of the answer arrived.
+        self.asked_at: float | None = None
+        self.answered_at: float | None = None
         self.ended = False
         #: True once the stream is over for the client: ended, failed, or cancelled.
         self.closed = False
@@ -50,6 +53,7 @@ class Stream:
             async with asyncio.timeout(TIMEOUT):
                 transport, _ = await loop.create_connection(lambda: reader, self.host, self.port)
                 transport.write(request)
+                self.asked_at = time.monotonic()
                 await asyncio.shield(reader.answered)
             if self.status == 200:
                 await asyncio.shield(reader.finished)
@@ -119,6 +123,7 @@ class _Reader(asyncio.Protocol):
                 return
             status = data.split(b" ", 2)[1]
             self.stream.status = int(status) if status.isdigit() else "error:status"
+            self.stream.answered_at = arrived
             self.answered.set_result(None)
             if self.stream.status != 200:
                 return

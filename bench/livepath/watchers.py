@@ -165,12 +165,21 @@ class Delivery:
     followed: int
     missing: int
     delays: list[float]
+    #: Of the streams asked for within the window, the seconds from the request to the answer's
+    #: head: the versions a stream's first frame carries waited that long.
+    openings: list[float]
 
 
 def delivery(watched: Watched, history: dict[str, dict[int, float]], window: Window) -> Delivery:
     """Compare each open stream's versions with those its game reached within the window."""
     complete = followed = missing = 0
     delays: list[float] = []
+    openings = [
+        s.answered_at - s.asked_at
+        for s in watched.segments
+        if s.asked_at is not None and s.answered_at is not None
+        if window.start <= s.asked_at <= window.deadline
+    ]
     for stream in watched.segments:
         if stream.status != 200:
             continue
@@ -186,4 +195,4 @@ def delivery(watched: Watched, history: dict[str, dict[int, float]], window: Win
     opened = sum(s.status == 200 for s in watched.segments)
     refused = sum(s.status not in (200, "connecting") for s in watched.segments)
     waiting = sum(s.status == "connecting" for s in watched.segments)
-    return Delivery(opened, refused, waiting, complete, followed, missing, delays)
+    return Delivery(opened, refused, waiting, complete, followed, missing, delays, openings)
