@@ -36,8 +36,10 @@ log = logging.getLogger(__name__)
 REMEMBERED = 100_000
 #: Seconds a lease on a watched game lasts; the listener renews it halfway.
 LEASE = 300.0
-#: Seconds between the listener's looks at which games to lease.
-LEASE_EVERY = 1.0
+#: Seconds between the listener's looks at which games to lease. A game's watchers arrive with its
+#: first moves, and until its lease each of those moves is read back by every process that waits on
+#: it: under load, a second of them put the streams of a new game seconds behind.
+LEASE_EVERY = 0.1
 _LEASE = (
     "INSERT INTO watched (game_id, until) SELECT unnest(%s::uuid[]), now() + make_interval(secs => %s) "
     "ON CONFLICT (game_id) DO UPDATE SET until = greatest(watched.until, excluded.until)"
