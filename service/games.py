@@ -311,12 +311,10 @@ class Stream(MethodView):
         after = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
         if not is_version(after):
             raise ValidationError("after must be a version number", "after")
+        row, seat = long_polls().rows.current(game_id), None  # the streams opened at once share one read
         if "Authorization" in request.headers:
             with connection() as conn:
-                row = lobby.get(conn, game_id)
                 seat = caller_seat(conn, game_id, required=False)
-        else:  # a spectator: the streams that open on a game at once share one read of its row
-            row, seat = long_polls().rows.current(game_id), None
         row.rules  # noqa: B018 - rules this server does not ship answer a problem, not a broken stream
         return Response(
             stream_with_context(stream(row, seat, int(after))),

@@ -142,6 +142,16 @@ def test_integers_in_queries_are_bounded(api: Client, game: dict[str, Any]) -> N
     assert _log(api, game) == before
 
 
+def test_a_stream_of_no_game_or_with_a_wrong_token_is_refused(api: Client, game: dict[str, Any]) -> None:
+    """A spectator's stream takes its row from the shared rows and a seat's checks its token after:
+    an unknown game is a 404 either way, before a wrong token is a 401."""
+    nowhere = f"/api/v1/games/{'0' * 8}-0000-4000-8000-{'0' * 12}/stream"
+    _problem(api.get(nowhere), 404)
+    _problem(api.seat("forged").get(nowhere), 404)
+    _problem(api.seat("forged").get(game_path(game, "/stream")), 401)
+    _problem(api.get(game_path(game, "/stream"), headers={"Authorization": "Basic eDp5"}), 401)
+
+
 def test_a_wrong_method_is_a_405_with_allow(api: Client, game: dict[str, Any]) -> None:
     before = _log(api, game)
     for method, path, allowed in (
