@@ -56,7 +56,7 @@ class Worker(ggevent.GeventWorker):  # type: ignore[misc]
 
 class ResponseSocket:
     """A client's socket while gunicorn writes one response to it: the head is held back and goes
-    out with the next write, or when the request is done (:meth:`flush`).
+    out with the next write, or when the request is done (:meth:`flush`). Every write is a send.
 
     A chunked head (a stream's) is sent at once: its first chunk may come much later.
     """
@@ -76,7 +76,7 @@ class ResponseSocket:
                 return
         if self._head:
             data, self._head = self._head + data, b""
-        self._socket.sendall(data)
+        self._send(data)
 
     def sendfile(self, file: Any, offset: int = 0, count: int | None = None) -> int:
         self.flush()
@@ -91,7 +91,14 @@ class ResponseSocket:
         """Send a head still held (a response with no body)."""
         if self._head:
             head, self._head = self._head, b""
-            self._socket.sendall(head)
+            self._send(head)
+
+    def _send(self, data: bytes) -> None:
+        """``sendall`` as plain sends: gevent's own asks the kernel for the socket's buffer size
+        before every write, to cut large payloads into pieces (for PyPy); an answer is small."""
+        view = memoryview(data)
+        while view:
+            view = view[self._socket.send(view) :]
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._socket, name)

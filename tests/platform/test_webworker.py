@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import socket
+import threading
 from typing import Any
 
 import gevent
@@ -70,6 +71,11 @@ class _Written:
         self.sock = sock
         self.writes = writes
 
+    def send(self, data: bytes) -> int:
+        sent = self.sock.send(data)
+        self.writes.append(bytes(data[:sent]))
+        return sent
+
     def sendall(self, data: bytes) -> None:
         self.writes.append(bytes(data))
         self.sock.sendall(data)
@@ -89,14 +95,18 @@ def _served(app: Any, writes: list[bytes] | None = None) -> tuple[list[bytes], b
     worker = Worker(0, os.getpid(), [], None, 30, config, Logger(config))
     worker.wsgi = app
     writes = [] if writes is None else writes
+    read = bytearray()
     server, client = socket.socketpair()
     with server, client:
         client.sendall(b"GET / HTTP/1.1\r\nHost: kotlik\r\n\r\n")
+        reader = threading.Thread(target=lambda: read.extend(b"".join(iter(lambda: client.recv(65536), b""))))
+        reader.start()
+        server.settimeout(10)  # a send then takes what fits, as on gevent's sockets
         parsed = next(RequestParser(config, server, ("127.0.0.1", 1)))
         worker.handle_request("test", parsed, _Written(server, writes), ("127.0.0.1", 1))
         server.shutdown(socket.SHUT_WR)
-        read = b"".join(iter(lambda: client.recv(65536), b""))
-    return writes, read
+        reader.join(10)
+    return writes, bytes(read)
 
 
 def test_a_short_answer_is_written_in_one_piece() -> None:
@@ -144,6 +154,20 @@ def test_a_streams_head_and_each_of_its_frames_go_out_at_once() -> None:
     assert writes[1:] == [b"D\r\nretry: 2000\n\n\r\n", b"7\r\nid: 1\n\n\r\n", b"0\r\n\r\n"]
     assert written_before == [0, 2]  # the second frame is made once the head and the first are out
     assert read == b"".join(writes)
+
+
+def test_an_answer_larger_than_the_sockets_buffer_arrives_whole() -> None:
+    """A send takes what fits in the socket's buffer; the rest follows as the client reads."""
+    body = bytes(range(256)) * 16384  # 4 MiB
+
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        headers = [("Content-Type", "application/octet-stream"), ("Content-Length", str(len(body)))]
+        start_response("200 OK", headers)
+        return [body]
+
+    writes, read = _served(app)
+    assert len(writes) > 1
+    assert read.endswith(b"\r\n\r\n" + body)
 
 
 def test_a_file_follows_its_head(tmp_path: Any) -> None:
