@@ -289,6 +289,7 @@ def _watcher_figures(run: Run, w: Watching, prefix: str) -> None:
     add("versions missed on open streams", got.missing)
     add("stream delivery p50 (after the 201)", _ms(percentile(got.delays, 50)), "ms")
     add("stream delivery p99 (after the 201)", _ms(percentile(got.delays, 99)), "ms")
+    add("stream delivery p99 to streams already open", _ms(percentile(got.open_delays, 99)), "ms")
     add("streams asked for in the window: head p50", _ms(percentile(got.openings, 50)), "ms")
     add("streams asked for in the window: head p99", _ms(percentile(got.openings, 99)), "ms")
     add("long-polls answered 200", len(w.watched.polls.seconds))

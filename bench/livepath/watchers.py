@@ -11,6 +11,7 @@ cancels everything at its end.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
@@ -165,6 +166,9 @@ class Delivery:
     followed: int
     missing: int
     delays: list[float]
+    #: Of ``delays``, those of the versions committed once their stream was open (its head had
+    #: arrived): what a move costs to reach a stream, without the wait for a new stream to open.
+    open_delays: list[float]
     #: Of the streams asked for within the window, the seconds from the request to the answer's
     #: head: the versions a stream's first frame carries waited that long.
     openings: list[float]
@@ -174,6 +178,7 @@ def delivery(watched: Watched, history: dict[str, dict[int, float]], window: Win
     """Compare each open stream's versions with those its game reached within the window."""
     complete = followed = missing = 0
     delays: list[float] = []
+    open_delays: list[float] = []
     openings = [
         s.answered_at - s.asked_at
         for s in watched.segments
@@ -192,7 +197,11 @@ def delivery(watched: Watched, history: dict[str, dict[int, float]], window: Win
         missing += len(lost)
         complete += not lost
         delays += [stream.arrivals[v] - t for v, t in expected.items() if v in stream.arrivals]
+        opened_at = stream.answered_at if stream.answered_at is not None else math.inf
+        open_delays += [
+            stream.arrivals[v] - t for v, t in expected.items() if v in stream.arrivals and t >= opened_at
+        ]
     opened = sum(s.status == 200 for s in watched.segments)
     refused = sum(s.status not in (200, "connecting") for s in watched.segments)
     waiting = sum(s.status == "connecting" for s in watched.segments)
-    return Delivery(opened, refused, waiting, complete, followed, missing, delays, openings)
+    return Delivery(opened, refused, waiting, complete, followed, missing, delays, open_delays, openings)
