@@ -311,7 +311,8 @@ class Stream(MethodView):
         after = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
         if not is_version(after):
             raise ValidationError("after must be a version number", "after")
-        row, seat = long_polls().rows.current(game_id), None  # the streams opened at once share one read
+        row = long_polls().rows.current(game_id)  # the streams opened at once share one read
+        seat = None
         if "Authorization" in request.headers:
             with connection() as conn:
                 seat = caller_seat(conn, game_id, required=False)

@@ -196,11 +196,12 @@ def delivery(watched: Watched, history: dict[str, dict[int, float]], window: Win
         lost = [v for v in expected if v not in stream.arrivals]
         missing += len(lost)
         complete += not lost
-        delays += [stream.arrivals[v] - t for v, t in expected.items() if v in stream.arrivals]
         opened_at = stream.answered_at if stream.answered_at is not None else math.inf
-        open_delays += [
-            stream.arrivals[v] - t for v, t in expected.items() if v in stream.arrivals and t >= opened_at
-        ]
+        for version, committed_at in expected.items():
+            if version in stream.arrivals:
+                delays.append(stream.arrivals[version] - committed_at)
+                if committed_at >= opened_at:
+                    open_delays.append(delays[-1])
     opened = sum(s.status == 200 for s in watched.segments)
     refused = sum(s.status not in (200, "connecting") for s in watched.segments)
     waiting = sum(s.status == "connecting" for s in watched.segments)
