@@ -22,8 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.slow
 @pytest.mark.timeout(400)
 def test_quick_run_prints_the_table(server_url: str) -> None:
+    quick = ["--quick", "--seconds", "1", "--sections", "raw,commands,costs"]
     result = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "live.py"), "--quick", "--seconds", "1", "--sections", "raw,commands,costs"],
+        [sys.executable, str(ROOT / "bench" / "live.py"), *quick],
         cwd=ROOT,
         env={**os.environ, "DATABASE_URL": server_url},
         capture_output=True,
