@@ -1,0 +1,97 @@
+"""The process's listener (:mod:`service.live`): a notification wakes the waiters of its game and
+no other, and no waiter sleeps through a version the listener has heard."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+
+from events import CHANNEL
+from service.live import Listener
+
+
+@pytest.fixture
+def listening(database_url: str) -> Iterator[Listener]:
+    """A started listener on the test database (its thread is a daemon and outlives the test)."""
+    listener = Listener(database_url).start()
+    assert listener.mark() is not None, "the listener did not connect"
+    yield listener
+
+
+def _waiters(listener: Listener, game: uuid.UUID, count: int, after: int, timeout: float) -> list[object]:
+    """``count`` threads waiting on ``game`` past ``after``; the list fills with what each got."""
+    got: list[object] = []
+    parked = listener.waiting() + count
+    for _ in range(count):
+        threading.Thread(target=lambda: got.append(listener.wait(game, after, timeout)), daemon=True).start()
+    deadline = time.monotonic() + 10
+    while listener.waiting() < parked and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert listener.waiting() == parked
+    return got
+
+
+def test_one_notification_wakes_every_waiter_of_its_game_and_no_other(
+    listening: Listener, database_url: str
+) -> None:
+    game, other = uuid.uuid4(), uuid.uuid4()
+    woken = _waiters(listening, game, 40, after=2, timeout=10)
+    quiet = _waiters(listening, other, 3, after=0, timeout=1.5)
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game}:3"))
+    deadline = time.monotonic() + 5
+    while len(woken) < 40 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert woken == [3] * 40
+    assert quiet == []
+    time.sleep(2)
+    assert quiet == [None] * 3
+    assert listening.waiting() == 0
+
+
+def test_a_version_heard_before_the_wait_is_answered_at_once(listening: Listener, database_url: str) -> None:
+    game = uuid.uuid4()
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game}:7"))
+    deadline = time.monotonic() + 5
+    while listening.latest(game) != 7 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    started = time.monotonic()
+    assert listening.wait(game, 6, timeout=5) == 7
+    assert listening.wait(game, 7, timeout=0.2) is None
+    assert time.monotonic() - started < 1
+
+
+def test_no_waiter_sleeps_through_a_version_heard_as_it_starts_to_wait() -> None:
+    """A waiter and the listener's thread hand versions back and forth 50,000 times, switching as
+    often as the interpreter allows: a waiter that looked at the newest version before it joined
+    the game's waiters could miss the wake of a version recorded in between, and sleep till its
+    timeout."""
+    listener = Listener("postgresql://unused")  # its thread is not started: this test is the thread
+    game, rounds, late = uuid.uuid4(), 50_000, []
+    seen = threading.Semaphore(0)
+
+    def waiter() -> None:
+        after = 0
+        while after < rounds and (newest := listener.wait(game, after, timeout=5)) is not None:
+            after = newest
+            seen.release()
+
+    switching = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threading.Thread(target=waiter, daemon=True).start()
+        for version in range(1, rounds + 1):
+            listener._heard(game, version)
+            if not seen.acquire(timeout=1):
+                late.append(version)
+                break
+    finally:
+        sys.setswitchinterval(switching)
+    assert late == []
