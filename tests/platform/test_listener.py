@@ -79,7 +79,7 @@ def test_no_waiter_sleeps_through_a_version_heard_as_it_starts_to_wait() -> None
 
     def waiter() -> None:
         after = 0
-        while after < rounds and (newest := listener.wait(game, after, timeout=5)) is not None:
+        while after < rounds and (newest := listener.wait(game, after, timeout=10)) is not None:
             after = newest
             seen.release()
 
@@ -89,7 +89,7 @@ def test_no_waiter_sleeps_through_a_version_heard_as_it_starts_to_wait() -> None
         threading.Thread(target=waiter, daemon=True).start()
         for version in range(1, rounds + 1):
             listener._heard(game, version)
-            if not seen.acquire(timeout=1):
+            if not seen.acquire(timeout=3):
                 late.append(version)
                 break
     finally:
