@@ -7,7 +7,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from typing import Any
 
 import psycopg
 import pytest
@@ -17,11 +17,11 @@ from service.live import Listener
 
 
 @pytest.fixture
-def listening(database_url: str) -> Iterator[Listener]:
-    """A started listener on the test database (its thread is a daemon and outlives the test)."""
-    listener = Listener(database_url).start()
-    assert listener.mark() is not None, "the listener did not connect"
-    yield listener
+def listening(app: Any) -> Listener:
+    """The app's own listener, the one its streams and long-polls wait on."""
+    listener: Listener = app.extensions["kotlik.listener"]
+    assert listener.mark() is not None, "the listener is not connected"
+    return listener
 
 
 def _waiters(listener: Listener, game: uuid.UUID, count: int, after: int, timeout: float) -> list[object]:
@@ -41,6 +41,7 @@ def test_one_notification_wakes_every_waiter_of_its_game_and_no_other(
     listening: Listener, database_url: str
 ) -> None:
     game, other = uuid.uuid4(), uuid.uuid4()
+    parked = listening.waiting()
     woken = _waiters(listening, game, 40, after=2, timeout=10)
     quiet = _waiters(listening, other, 3, after=0, timeout=1.5)
     with psycopg.connect(database_url, autocommit=True) as conn:
@@ -52,7 +53,7 @@ def test_one_notification_wakes_every_waiter_of_its_game_and_no_other(
     assert quiet == []
     time.sleep(2)
     assert quiet == [None] * 3
-    assert listening.waiting() == 0
+    assert listening.waiting() == parked
 
 
 def test_a_version_heard_before_the_wait_is_answered_at_once(listening: Listener, database_url: str) -> None:
