@@ -14,6 +14,7 @@ from typing import Any
 from flask import Flask, Response, has_request_context, json, request
 from marshmallow import ValidationError
 from psycopg import OperationalError
+from psycopg.errors import UndefinedColumn, UndefinedTable
 from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
@@ -174,6 +175,22 @@ def unavailable(error: Exception) -> Response:
     return response
 
 
+def unmigrated(error: Exception) -> Response:
+    """A table or column the server needs is not in the database. When the schema is behind this
+    server's (``kotlik web`` started before ``kotlik migrate``), 503 says what to do; when it is
+    not, the error is a bug, and stays a 500."""
+    from service.health import OK, schema  # health answers with this module's problems
+
+    state = schema()
+    if state == OK:
+        raise error
+    response = problem(
+        503, "Service Unavailable", f"the database's schema is not this server's: {state}", "not-migrated"
+    )
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response
+
+
 def gunicorn_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
     """gunicorn's own refusals (a request line or headers past its limits, a request it cannot
     parse), which never reach the app, as problem details rather than its HTML page."""
@@ -202,3 +219,5 @@ def register(app: Flask) -> None:
     app.register_error_handler(HTTPException, http_problem)
     app.register_error_handler(OperationalError, unavailable)
     app.register_error_handler(PoolTimeout, unavailable)
+    app.register_error_handler(UndefinedTable, unmigrated)
+    app.register_error_handler(UndefinedColumn, unmigrated)

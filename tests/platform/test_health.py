@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
+from uuid import uuid4
 
 import pytest
 from httpclient import Client
@@ -57,6 +58,36 @@ def test_not_ready_on_an_older_revision(unmigrated: Any, broker: dict[str, str])
         conn.execute("INSERT INTO alembic_version VALUES ('0000_older')")
     checks = unmigrated.get("/ready").get_json()["checks"]
     assert checks["migrations"] == f"at 0000_older, the newest is {', '.join(heads())}; run kotlik migrate"
+
+
+def test_requests_before_migrations_are_told_to_migrate(unmigrated: Any, broker: dict[str, str]) -> None:
+    seats = [{"name": "Ada"}, {"name": "Bob"}]
+    asked = {
+        "create": unmigrated.post("/api/v1/games", json={"game": "kupferkessel", "seats": seats}),
+        "list": unmigrated.get("/api/v1/games"),
+        # a seat's command is answered beneath Flask (service.hot), its errors by the app's handlers
+        "command": unmigrated.post(
+            f"/api/v1/games/{uuid4()}/commands", json={"type": "pass"}, headers={"Authorization": "Bearer x"}
+        ),
+    }
+    for name, reply in asked.items():
+        assert reply.status_code == 503 and reply.mimetype == "application/problem+json", name
+        assert reply.headers["Retry-After"].isdigit(), name
+        body = reply.get_json()
+        assert body["type"].endswith("/not-migrated") and "run kotlik migrate" in body["detail"], (name, body)
+
+
+def test_a_missing_table_at_the_newest_migration_stays_a_bug(unmigrated: Any, broker: dict[str, str]) -> None:
+    """A database that says it is at the newest migration and lacks a table is not one to migrate:
+    the server answers its own fault, 500."""
+    with unmigrated.application.extensions["kotlik.pool"].connection() as conn:
+        conn.execute("CREATE TABLE alembic_version (version_num varchar(32) PRIMARY KEY)")
+        for head in heads():
+            conn.execute("INSERT INTO alembic_version VALUES (%s)", [head])
+    assert unmigrated.get("/ready").get_json()["checks"]["migrations"] == "ok"
+    unmigrated.application.config["PROPAGATE_EXCEPTIONS"] = False  # answer as in production
+    reply = unmigrated.get("/api/v1/games")
+    assert reply.status_code == 500 and reply.mimetype == "application/problem+json"
 
 
 def test_not_ready_without_the_broker(
