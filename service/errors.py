@@ -161,18 +161,21 @@ def invalid(error: ValidationError) -> Response:
     return problem(422, "Unprocessable Entity", _describe(messages), None, errors=messages)
 
 
-#: Seconds a client is asked to wait when the database cannot be reached.
+#: Seconds a client is asked to wait when the database cannot serve it.
 RETRY_AFTER = 5
+
+
+def _retry_later(detail: str, slug: str) -> Response:
+    """A 503 with ``Retry-After``: the database cannot serve the request now."""
+    response = problem(503, "Service Unavailable", detail, slug)
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response
 
 
 def unavailable(error: Exception) -> Response:
     """The database is unreachable or every connection is busy: retry later, nothing was written
     (a command whose transaction did not commit appended nothing)."""
-    response = problem(
-        503, "Service Unavailable", "the database cannot be reached; retry shortly", "unavailable"
-    )
-    response.headers["Retry-After"] = str(RETRY_AFTER)
-    return response
+    return _retry_later("the database cannot be reached; retry shortly", "unavailable")
 
 
 def unmigrated(error: Exception) -> Response:
@@ -184,11 +187,7 @@ def unmigrated(error: Exception) -> Response:
     state = schema()
     if state == OK:
         raise error
-    response = problem(
-        503, "Service Unavailable", f"the database's schema is not this server's: {state}", "not-migrated"
-    )
-    response.headers["Retry-After"] = str(RETRY_AFTER)
-    return response
+    return _retry_later(f"the database's schema is not this server's: {state}", "not-migrated")
 
 
 def gunicorn_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
