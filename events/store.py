@@ -3,8 +3,8 @@
 Optimistic concurrency comes from the primary key ``(game_id, version)``: two writers at one
 version both try to insert ``version + 1``, and the second fails with a unique violation, which
 becomes :class:`VersionConflict`. Immutability and notification are the database's job (triggers
-refuse UPDATE, DELETE and TRUNCATE, and NOTIFY once per append), so no code path here can rewrite
-history or forget to tell listeners. Connections hand rows back as dicts (see
+refuse UPDATE, DELETE and TRUNCATE, and NOTIFY an append to a game some process watches), so no
+code path here can rewrite history or forget to tell listeners. Connections hand rows back as dicts (see
 :func:`events.database.create_pool`).
 """
 
@@ -20,7 +20,8 @@ from psycopg import Connection, errors
 from psycopg.rows import tuple_row
 from psycopg.types.json import Jsonb
 
-#: The channel every append notifies (a trigger does it, at commit); :mod:`events.notes` reads the payload.
+#: The channel an append to a watched game notifies (a trigger does it, at commit; alembic ``0009``);
+#: :mod:`events.notes` reads the payload.
 CHANNEL = "kotlik_events"
 
 

@@ -145,9 +145,11 @@ def play(
 
     A hot game's state comes from the cache, so a command costs its lobby read and its write. With
     ``newest`` (the newest version of a game this process has heard of, from the web's listener)
-    showing that nobody else has moved the game since this process did, it costs the write alone:
-    decided on the cached state and row, written under the lobby row's guard, and decided again on
-    the lobby's word if that finds the game moved after all or the rules refuse it there.
+    showing that nobody else has moved the game since this process did, and no bot to move after
+    its last move (the worker plays those, and the listener hears only of the games it covers), it
+    costs the write alone: decided on the cached state and row, written under the lobby row's
+    guard, and decided again on the lobby's word if that finds the game moved after all or the
+    rules refuse it there.
     ``check`` sees the command just before the rules do (after the version, game-over and
     idempotency checks), so a body it refuses gets its answer in the same order of errors.
     """
@@ -164,6 +166,7 @@ def play(
         and hot.row is not None
         and newest(game_id) <= hot.folded.version
         and expected_version in (None, hot.folded.version)
+        and not any(hot.row.seats[s]["bot"] for s in hot.row.rules.to_move(hot.folded.state))
     ):
         with contextlib.suppress(errors.UniqueViolation, GameError, VersionConflict):
             return _decide(conn, hot.row, hot.folded, decision)

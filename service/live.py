@@ -4,19 +4,25 @@ One listener per process LISTENs on the events channel and wakes the waiters of 
 NOTIFY names. Under gunicorn's gevent worker (``kotlik up``) a waiter is a greenlet parked on an
 event, so thousands of streams and long-polls cost memory, not threads; under a threaded server
 the same code parks threads. The listener keeps the newest version it heard of each game, so a
-commit that lands between a request's read and its wait still wakes it. If the listening
-connection drops, notifications may be lost: on reconnecting it asks the database for the version
-of every game someone waits on, and wakes them.
+commit that lands between a request's read and its wait still wakes it.
 
-A notification carries the move itself (:mod:`events.notes`) for a game that some process
-leases as watched: the listener leases, in ``watched``, the games waited on here, renewing each
-lease halfway through. It hands every notification to its followers (:meth:`Listener.follow`)
-before it wakes the game's waiters, so that they find the move already in the process's copies
-of the game.
+Only the games some process leases as watched notify (alembic ``0009``: a notifying commit holds
+a server-wide lock while it flushes). A game is *covered* here (:meth:`Listener.mark`) once this
+process has leased it in ``watched`` and then read its version, waiting for any append already
+under way (:meth:`Listener.cover`): from then on the listener hears every commit of it, or will.
+What the process remembers of any other game may be old. The listener renews the leases of the
+games waited on here halfway through, and covers those a waiter asked for that nothing covered.
+If the listening connection drops, notifications may be lost: on reconnecting it covers the games
+waited on afresh, and wakes their waiters.
+
+A notification carries the move itself (:mod:`events.notes`) when it fits. The listener hands
+every notification to its followers (:meth:`Listener.follow`) before it wakes the game's waiters,
+so that they find the move already in the process's copies of the game.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 import time
@@ -26,6 +32,7 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
+from psycopg.rows import tuple_row
 
 from events import CHANNEL
 from events.notes import Note, parse
@@ -36,6 +43,9 @@ log = logging.getLogger(__name__)
 REMEMBERED = 100_000
 #: Seconds a lease on a watched game lasts; the listener renews it halfway.
 LEASE = 300.0
+#: Seconds before its lease ends that the listener stops counting a game as covered (the database's
+#: clock and this process's may differ a little).
+MARGIN = 5.0
 #: Seconds between the listener's looks at which games to lease. A game's watchers arrive with its
 #: first moves, and until its lease each of those moves is read back by every process that waits on
 #: it: under load, a second of them put the streams of a new game seconds behind.
@@ -44,6 +54,12 @@ _LEASE = (
     "INSERT INTO watched (game_id, until) SELECT unnest(%s::uuid[]), now() + make_interval(secs => %s) "
     "ON CONFLICT (game_id) DO UPDATE SET until = greatest(watched.until, excluded.until)"
 )
+#: Read after the lease commits: ``FOR SHARE`` waits for an append that began before the lease was
+#: seen (it holds the row's lock) and then reads the version it wrote.
+_VERSIONS = "SELECT id, version FROM games WHERE id = ANY(%s) FOR SHARE"
+#: One game leased and its version read in one transaction: its ``FOR SHARE`` lock, held until the
+#: lease commits, makes an append either finish before the read or see the lease.
+_COVER = f"WITH lease AS ({_LEASE}) SELECT id, version FROM games WHERE id = ANY(%s) FOR SHARE"
 
 
 class Listener:
@@ -55,12 +71,14 @@ class Listener:
         self._waiters: dict[UUID, set[threading.Event]] = {}
         self._lock = threading.Lock()
         self._listening = threading.Event()
-        #: Counts the LISTENs: a mark taken at one and still current has heard every commit since.
+        #: Counts the LISTENs: a cover taken within one holds only while it lasts.
         self._epoch = 0
         self._followers: list[Callable[[Note], None]] = []
-        #: Games waited on since the listener last leased, and when this process's leases run out.
+        #: Games waited on since the listener last leased.
         self._wanted: set[UUID] = set()
-        self._leased: dict[UUID, float] = {}
+        #: The covered games: a mark for each span of cover, and when the cover ends.
+        self._covered: dict[UUID, tuple[int, float]] = {}
+        self._marks = itertools.count(1)
         self._swept = time.monotonic()
 
     def start(self, timeout: float = 10.0) -> Listener:
@@ -100,14 +118,37 @@ class Listener:
         """The newest version of the game this process has heard of (0: none since it started)."""
         return self._latest.get(game_id, 0)
 
-    def mark(self) -> int | None:
-        """A mark of now, if the listener is listening: see :meth:`unbroken`."""
-        return self._epoch if self._listening.is_set() else None
+    def listening(self) -> bool:
+        return self._listening.is_set()
 
-    def unbroken(self, mark: int | None) -> bool:
-        """Whether the listener has listened without a break since ``mark`` was taken, so that
-        every commit since then has been heard (or is on its way)."""
-        return mark is not None and self._listening.is_set() and mark == self._epoch
+    def mark(self, game_id: UUID) -> int | None:
+        """A mark of now for the game if it is covered (every commit of it reaches this listener),
+        else ``None``: see :meth:`unbroken`."""
+        cover = self._covered.get(game_id)
+        if cover is None or not self._listening.is_set() or cover[1] <= time.monotonic():
+            return None
+        return cover[0]
+
+    def unbroken(self, game_id: UUID, mark: int | None) -> bool:
+        """Whether the game has been covered without a break since ``mark`` was taken, so that
+        every commit of it since then has been heard (or is on its way)."""
+        return mark is not None and self.mark(game_id) == mark
+
+    def cover(self, conn: psycopg.Connection[Any], game_id: UUID) -> int | None:
+        """Cover the game now, on the caller's connection (in autocommit), and return its mark
+        (``None`` while the listener is not listening, or for a game that does not exist)."""
+        if (mark := self.mark(game_id)) is not None:
+            return mark
+        with self._lock:
+            epoch, listening = self._epoch, self._listening.is_set()
+        if not listening:
+            return None
+        now = time.monotonic()
+        with conn.cursor(row_factory=tuple_row) as cur:
+            versions = cur.execute(_COVER, ([game_id], LEASE, [game_id])).fetchall()
+        for found, version in versions:
+            self._heard(found, int(version))
+        return self._covered_from(epoch, now, [found for found, _ in versions]).get(game_id)
 
     def waiting(self) -> int:
         with self._lock:
@@ -130,9 +171,10 @@ class Listener:
             try:
                 with psycopg.connect(self.url, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
-                    self._epoch += 1
-                    self._leased.clear()
-                    self._catch_up(conn)
+                    with self._lock:
+                        self._epoch += 1
+                        self._covered.clear()
+                    self._cover(conn)
                     self._listening.set()
                     backoff = 0.1
                     while True:
@@ -140,7 +182,7 @@ class Listener:
                             note = parse(notification.payload)
                             self._tell(note)
                             self._heard(note.game_id, note.version)
-                        self._lease(conn)
+                        self._cover(conn)
             except psycopg.Error as e:
                 self._listening.clear()
                 log.warning("the listener lost the database (%s); reconnecting in %.1f s", e, backoff)
@@ -154,32 +196,42 @@ class Listener:
             except Exception:  # a follower's bug loses it this note; the listener goes on
                 log.exception("a follower failed on version %d of %s", note.version, note.game_id)
 
-    def _lease(self, conn: psycopg.Connection[Any]) -> None:
-        """Lease the games waited on lately whose leases are not fresh; drop long-expired ones."""
+    def _cover(self, conn: psycopg.Connection[Any]) -> None:
+        """Lease the games waited on whose leases are not fresh, read the version of those not
+        covered till now, and drop long-expired leases."""
         now = time.monotonic()
         with self._lock:
+            epoch = self._epoch
             wanted, self._wanted = self._wanted, set()
-        due = [game_id for game_id in wanted if self._leased.get(game_id, 0.0) < now + LEASE / 2]
+            wanted.update(self._waiters)
+        due = [game_id for game_id in wanted if self._covered.get(game_id, (0, 0.0))[1] < now + LEASE / 2]
+        fresh = [game_id for game_id in due if self._covered.get(game_id, (0, 0.0))[1] <= now]
         sweep = now - self._swept > LEASE
         try:
             if due:
                 conn.execute(_LEASE, (due, LEASE))
             if sweep:
                 conn.execute("DELETE FROM watched WHERE until < now() - make_interval(secs => %s)", (LEASE,))
-        except psycopg.errors.UndefinedTable:  # a schema before alembic 0008: notes carry nothing
+        except psycopg.errors.UndefinedTable:  # a schema before alembic 0008: every append notifies
             log.warning("no table watched (run `kotlik migrate`): streams read every move")
-        self._leased.update((game_id, now + LEASE) for game_id in due)
+            due = []
+        for game_id, version in conn.execute(_VERSIONS, (fresh,)).fetchall() if fresh else ():
+            self._heard(game_id, int(version))
+        self._covered_from(epoch, now, due)
         if sweep:
-            self._leased = {g: until for g, until in self._leased.items() if until > now}
+            with self._lock:
+                self._covered = {g: cover for g, cover in self._covered.items() if cover[1] > now}
             self._swept = now
 
-    def _catch_up(self, conn: psycopg.Connection[Any]) -> None:
-        """After a (re)connect: what did the games being waited on do while nobody listened?"""
+    def _covered_from(self, epoch: int, leased: float, games: list[UUID]) -> dict[UUID, int]:
+        """Count ``games`` as covered till their leases, taken at ``leased``, run out; their marks.
+        A game covered till now keeps its mark. None is, if the listener has not listened
+        throughout since ``epoch`` began."""
         with self._lock:
-            games = list(self._waiters)
-        if not games:
-            return
-        for game_id, version in conn.execute(
-            "SELECT id, version FROM games WHERE id = ANY(%s)", (games,)
-        ).fetchall():
-            self._heard(game_id, int(version))
+            if epoch != self._epoch:
+                return {}
+            for game_id in games:
+                cover = self._covered.get(game_id)
+                mark = next(self._marks) if cover is None or cover[1] <= leased else cover[0]
+                self._covered[game_id] = (mark, leased + LEASE - MARGIN)
+            return {game_id: self._covered[game_id][0] for game_id in games}

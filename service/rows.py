@@ -8,8 +8,10 @@ process's listener has heard of nothing newer since the row was read
 (:meth:`service.live.Listener.unbroken`).
 
 The row is shared only with a caller whose known version it has passed, or who has seen exactly
-its version while the listener says nothing has happened since. So a row read a moment ago never
-holds back a version the caller has seen elsewhere, for example in the 201 of another process.
+its version while the listener says nothing has happened since, which it can say only of a game
+it covers (:mod:`service.live`; another game's commits notify nobody): so reading a row covers
+its game. A row read a moment ago never holds back a version the caller has seen elsewhere, for
+example in the 201 of another process.
 
 A notification that carries its move (:mod:`events.notes`) brings the game's cached state and
 remembered row forward as it is heard (:meth:`Rows.heard`), so the streams and long-polls it wakes
@@ -19,6 +21,7 @@ read nothing at all.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -45,8 +48,10 @@ MOVED = ("status", "to_move", "arranged", "result", "updated_at", "deadline")
 @dataclass(frozen=True)
 class _Read:
     row: GameRow
-    #: The listener's mark taken before the row was read (``None``: it was not listening).
+    #: The listener's mark of the game taken before the row was read (``None``: not covered).
     mark: int | None
+    #: When (``time.monotonic``) the row was read, or heard of.
+    at: float
 
 
 class Rows:
@@ -77,6 +82,8 @@ class Rows:
         Raises :class:`projections.lobby.GameNotFound` for a game that does not exist.
         """
         known = self.listener.latest(game_id) - 1
+        if self.listener.mark(game_id) is None:  # what it heard of the game may be old
+            return self._fresh(game_id, known, newest=True)
         return self._answering(game_id, known) or self._fresh(game_id, known)
 
     def heard(self, note: Note) -> None:
@@ -97,7 +104,7 @@ class Rows:
         CACHE.advance(note.game_id, games.load(columns["game"], columns["rules_version"]), events)
         if read is not None and columns["status"] != "finished":
             row = replace(read.row, version=note.version, **{c: columns[c] for c in MOVED})
-            self._remember(note.game_id, _Read(row, self.listener.mark()))
+            self._remember(note.game_id, _Read(row, self.listener.mark(note.game_id), time.monotonic()))
 
     def _read(self, conn: Connection[Any], game_id: UUID) -> GameRow:
         """The row, and the cached state brought up to it in the same round trip unless it already
@@ -117,19 +124,31 @@ class Rows:
             return None
         if read.row.version > known:
             return read.row
-        quiet = self.listener.unbroken(read.mark) and self.listener.latest(game_id) <= known
+        quiet = self.listener.unbroken(game_id, read.mark) and self.listener.latest(game_id) <= known
         return read.row if quiet else None
 
-    def _fresh(self, game_id: UUID, known: int) -> GameRow:
-        """The row read now, or by the waiter before this one while it waited its turn."""
+    def _fresh(self, game_id: UUID, known: int, *, newest: bool = False) -> GameRow:
+        """The row read now, or by a caller before this one while it waited its turn (``newest``:
+        only a row read after this caller asked will do). The read covers the game."""
+        asked = time.monotonic()
         with self._reading[hash(game_id) % len(self._reading)]:
-            row = self._answering(game_id, known)
+            row = self._read_since(game_id, known, asked)
+            if row is None and not newest:
+                row = self._answering(game_id, known)
             if row is None:
-                mark = self.listener.mark()
+                at = time.monotonic()
                 with self.connect() as conn:
+                    mark = self.listener.cover(conn, game_id)
                     row = self._read(conn, game_id)
-                self._remember(game_id, _Read(row, mark))
+                self._remember(game_id, _Read(row, mark, at))
         return row
+
+    def _read_since(self, game_id: UUID, known: int, since: float) -> GameRow | None:
+        """The remembered row if it was read after ``since`` (``time.monotonic``) and is not
+        behind ``known``: as good as a read now."""
+        with self._lock:
+            read = self._reads.get(game_id)
+        return read.row if read is not None and read.at >= since and read.row.version >= known else None
 
     def _remember(self, game_id: UUID, read: _Read) -> None:
         with self._lock:

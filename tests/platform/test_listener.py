@@ -20,7 +20,7 @@ from service.live import Listener
 def listening(app: Any) -> Listener:
     """The app's own listener, the one its streams and long-polls wait on."""
     listener: Listener = app.extensions["kotlik.listener"]
-    assert listener.mark() is not None, "the listener is not connected"
+    assert listener.listening(), "the listener is not connected"
     return listener
 
 
@@ -96,3 +96,20 @@ def test_no_waiter_sleeps_through_a_version_heard_as_it_starts_to_wait() -> None
     finally:
         sys.setswitchinterval(switching)
     assert late == []
+
+
+def test_a_waiter_hears_of_a_move_made_before_its_game_was_watched(listening: Listener, pool: Any) -> None:
+    """The game moves while nobody watches it, so nothing is notified; the listener, when it
+    leases the game for its new waiter, reads the version itself and wakes the waiter."""
+    from projections import commands
+
+    with pool.connection() as conn:
+        created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
+        game_id, version, rules = created.game.id, created.game.version, created.game.rules
+        state = commands.CACHE.state(conn, game_id, rules, version).state
+        seat = rules.to_move(state)[0]
+        command = dict(rules.legal_actions(state, seat)[0])
+        assert commands.play(conn, game_id, seat, command).version == version + 1
+    assert listening.mark(game_id) is None and listening.latest(game_id) == 0
+    assert listening.wait(game_id, version, timeout=5) == version + 1
+    assert listening.mark(game_id) is not None

@@ -55,11 +55,13 @@ def _until_waiting(app: Any, count: int) -> None:
 
 
 def _until_leased(app: Any, game_id: str) -> None:
-    """Until the app's listener has leased the game as watched, so that its moves carry themselves."""
+    """Until the app's listener has leased the game as watched, so that its moves carry themselves,
+    and covers it (it has read the game's version since)."""
     deadline = time.monotonic() + 10
     leased = "SELECT count(*) AS n FROM watched WHERE game_id = %s AND until > now()"
+    listener = app.extensions["kotlik.listener"]
     with app.extensions["kotlik.pool"].connection() as conn:
-        while not conn.execute(leased, (game_id,)).fetchone()["n"]:
+        while not conn.execute(leased, (game_id,)).fetchone()["n"] or listener.mark(UUID(game_id)) is None:
             assert time.monotonic() < deadline, "the listener did not lease the watched game"
             time.sleep(0.05)
 
@@ -139,7 +141,7 @@ def test_a_row_read_before_the_listener_lost_the_database_is_not_trusted(pool: A
         command = dict(created.game.rules.legal_actions(state, seat)[0])
         assert commands.play(conn, game_id, seat, command).version == version + 1
     deadline = time.monotonic() + 20
-    while listener.mark() is None and time.monotonic() < deadline:
+    while not listener.listening() and time.monotonic() < deadline:
         time.sleep(0.05)
     started = time.monotonic()
     answer = client.get(f"{path}?wait=5&since={version}")
@@ -217,3 +219,32 @@ def test_the_spectators_streams_opened_on_a_game_share_one_read_of_its_row(
         for stream in streams:
             stream.close()
     assert seen == [[version + 1]] * STREAMS
+
+
+def test_a_row_remembered_past_its_games_cover_is_read_again(
+    app: Any, pool: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading a game's row covers it (:mod:`service.live`) until its lease runs out; a game no
+    process watches then moves without a notification, so the listener cannot say that nothing has
+    happened since the row was read: the row is read again before it answers."""
+    from service import live
+
+    monkeypatch.setattr(live, "LEASE", 2.0)
+    monkeypatch.setattr(live, "MARGIN", 0.5)
+    rows = app.extensions["kotlik.polls"].rows
+    with pool.connection() as conn:
+        created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
+        game_id, version = created.game.id, created.game.version
+        assert rows.past(game_id, version) is None  # remembered, at ``version``, and covered
+        assert rows.listener.mark(game_id) is not None
+        time.sleep(2.2)
+        assert rows.listener.mark(game_id) is None
+        state = commands.CACHE.state(conn, game_id, created.game.rules, version).state
+        seat = created.game.rules.to_move(state)[0]
+        command = dict(created.game.rules.legal_actions(state, seat)[0])
+        assert commands.play(conn, game_id, seat, command).version == version + 1
+    time.sleep(0.3)
+    assert rows.listener.latest(game_id) == version, "an unwatched game's move was heard"
+    moved = rows.past(game_id, version)
+    assert moved is not None and moved.version == version + 1
+    assert rows.current(game_id).version == version + 1

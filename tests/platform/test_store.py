@@ -127,18 +127,23 @@ def _first_action(conn: Any, game_id: UUID) -> dict[str, Any]:
     return dict(rules.legal_actions(state_at(conn, game_id, rules).state, 0)[0])
 
 
-def test_append_notifies_listeners_at_commit(pool: Any, database_url: str) -> None:
-    """A game no process watches: the note says its version alone."""
+def test_an_append_notifies_only_if_its_game_is_watched(pool: Any, database_url: str) -> None:
+    """An append to a game no process watches notifies nobody (a notifying commit holds a lock of
+    the whole server while it flushes); one to a watched game notifies at commit."""
     with psycopg.connect(database_url, autocommit=True) as listener:
         listener.execute(f"LISTEN {CHANNEL}")
         with pool.connection() as conn:
-            game_id = _game(conn)
+            unwatched, watched = _game(conn), _game(conn)
+            _watch(conn, watched)
             with conn.transaction():
-                append(conn, game_id, 0, _events(3))
+                append(conn, unwatched, 0, _events(3))
+            with conn.transaction():
+                append(conn, watched, 0, _events(2))
         # the channel is the database's: the session's worker may be playing other games meanwhile
         with closing(listener.notifies(timeout=5)) as heard:
-            payloads = list(islice((n.payload for n in heard if n.payload.startswith(str(game_id))), 1))
-    assert payloads == [f"{game_id}:3"]
+            ours = (n.payload for n in heard if n.payload.startswith((str(unwatched), str(watched))))
+            payloads = list(islice(ours, 1))
+    assert [p.split(":")[:2] for p in payloads] == [[str(watched), "2"]]
 
 
 def _watch(conn: Any, game_id: UUID) -> None:
