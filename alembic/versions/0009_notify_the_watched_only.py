@@ -2,10 +2,9 @@
 
 A transaction that NOTIFYs takes one lock for the whole database server from just before its
 commit until the commit is on disk, so notifying commits flush one at a time and never share a
-flush. With every append notifying, PostgreSQL's CPU per command was a quarter higher than without
-(the web's a sixth, as every web process woke for every move), and at 8 and 16 connections pgbench
-committed half as many one-row transactions with a `pg_notify` as without (2,600–2,800 against
-4,700–5,300 a second).
+flush. At 8 and 16 connections pgbench committed about half as many one-row transactions with a
+``pg_notify`` as without (2,600–2,800 against 4,700–5,300 a second), and with every append
+notifying a command cost PostgreSQL about a fifth more CPU (``docs/performance.md``).
 
 A web process needs to hear a game's moves only while something of it waits on the game (a stream,
 a long-poll), and its listener leases those games in ``watched`` (alembic ``0008``). So an append
