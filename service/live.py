@@ -59,7 +59,7 @@ _LEASE = (
 _VERSIONS = "SELECT id, version FROM games WHERE id = ANY(%s) FOR SHARE"
 #: One game leased and its version read in one transaction: its ``FOR SHARE`` lock, held until the
 #: lease commits, makes an append either finish before the read or see the lease.
-_COVER = f"WITH lease AS ({_LEASE}) SELECT id, version FROM games WHERE id = ANY(%s) FOR SHARE"
+_COVER = f"WITH lease AS ({_LEASE}) {_VERSIONS}"
 
 
 class Listener:
@@ -204,8 +204,9 @@ class Listener:
             epoch = self._epoch
             wanted, self._wanted = self._wanted, set()
             wanted.update(self._waiters)
-        due = [game_id for game_id in wanted if self._covered.get(game_id, (0, 0.0))[1] < now + LEASE / 2]
-        fresh = [game_id for game_id in due if self._covered.get(game_id, (0, 0.0))[1] <= now]
+        ends = {game_id: self._covered.get(game_id, (0, 0.0))[1] for game_id in wanted}
+        due = [game_id for game_id, end in ends.items() if end < now + LEASE / 2]
+        fresh = [game_id for game_id in due if ends[game_id] <= now]
         sweep = now - self._swept > LEASE
         try:
             if due:

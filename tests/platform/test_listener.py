@@ -11,6 +11,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from moves import first_move, new_game
 
 from events import CHANNEL
 from service.live import Listener
@@ -101,15 +102,32 @@ def test_no_waiter_sleeps_through_a_version_heard_as_it_starts_to_wait() -> None
 def test_a_waiter_hears_of_a_move_made_before_its_game_was_watched(listening: Listener, pool: Any) -> None:
     """The game moves while nobody watches it, so nothing is notified; the listener, when it
     leases the game for its new waiter, reads the version itself and wakes the waiter."""
-    from projections import commands
-
     with pool.connection() as conn:
-        created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
-        game_id, version, rules = created.game.id, created.game.version, created.game.rules
-        state = commands.CACHE.state(conn, game_id, rules, version).state
-        seat = rules.to_move(state)[0]
-        command = dict(rules.legal_actions(state, seat)[0])
-        assert commands.play(conn, game_id, seat, command).version == version + 1
+        game_id, version = new_game(conn)
+        assert first_move(conn, game_id) == version + 1
     assert listening.mark(game_id) is None and listening.latest(game_id) == 0
     assert listening.wait(game_id, version, timeout=5) == version + 1
     assert listening.mark(game_id) is not None
+
+
+def test_a_move_under_way_as_its_game_is_first_watched_wakes_the_waiter(
+    listening: Listener, pool: Any
+) -> None:
+    """The move's trigger runs before the game is leased, so it notifies nobody, but it commits only
+    after the listener has leased the game: the listener's read of the version waits for that
+    commit (``FOR SHARE``), so the waiter still hears of the move."""
+    with pool.connection() as conn:
+        game_id, version = new_game(conn)
+    written = threading.Event()
+
+    def move() -> None:
+        with pool.connection() as conn, conn.transaction():
+            first_move(conn, game_id)
+            written.set()
+            time.sleep(1)
+
+    mover = threading.Thread(target=move, daemon=True)
+    mover.start()
+    assert written.wait(10)
+    assert listening.wait(game_id, version, timeout=5) == version + 1
+    mover.join(timeout=10)

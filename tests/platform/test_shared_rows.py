@@ -17,6 +17,7 @@ from uuid import UUID
 
 import pytest
 from httpclient import Client, Reply, create, events_until, game_path
+from moves import first_move, new_game
 from processes import ROOT
 
 from projections import commands, lobby
@@ -131,15 +132,11 @@ def test_a_row_read_before_the_listener_lost_the_database_is_not_trusted(pool: A
     with pool.connection() as conn:
         ours = _listening_backends(conn) - before
         assert len(ours) == 1, ours
-        created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
-        game_id, version = created.game.id, created.game.version
+        game_id, version = new_game(conn)
         path = f"/api/v1/games/{game_id}/state"
         assert client.get(f"{path}?wait=1&since={version}").status_code == 304  # the row, shared
         conn.execute("SELECT pg_terminate_backend(%s)", (ours.pop(),))
-        state = commands.CACHE.state(conn, game_id, created.game.rules, version).state
-        seat = created.game.rules.to_move(state)[0]
-        command = dict(created.game.rules.legal_actions(state, seat)[0])
-        assert commands.play(conn, game_id, seat, command).version == version + 1
+        assert first_move(conn, game_id) == version + 1
     deadline = time.monotonic() + 20
     while not listener.listening() and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -233,16 +230,12 @@ def test_a_row_remembered_past_its_games_cover_is_read_again(
     monkeypatch.setattr(live, "MARGIN", 0.5)
     rows = app.extensions["kotlik.polls"].rows
     with pool.connection() as conn:
-        created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
-        game_id, version = created.game.id, created.game.version
+        game_id, version = new_game(conn)
         assert rows.past(game_id, version) is None  # remembered, at ``version``, and covered
         assert rows.listener.mark(game_id) is not None
         time.sleep(2.2)
         assert rows.listener.mark(game_id) is None
-        state = commands.CACHE.state(conn, game_id, created.game.rules, version).state
-        seat = created.game.rules.to_move(state)[0]
-        command = dict(created.game.rules.legal_actions(state, seat)[0])
-        assert commands.play(conn, game_id, seat, command).version == version + 1
+        assert first_move(conn, game_id) == version + 1
     time.sleep(0.3)
     assert rows.listener.latest(game_id) == version, "an unwatched game's move was heard"
     moved = rows.past(game_id, version)
