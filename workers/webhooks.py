@@ -8,6 +8,10 @@ and due, so a duplicate task or two workers send it once. A failure (no answer, 
 recorded among its attempts and the delivery is due again after ``KOTLIK_WEBHOOK_BACKOFF`` × 2ⁿ
 seconds, until a day after it was made; then it is ``failed``. A delivery of a removed webhook
 is ``cancelled`` instead of sent.
+
+A delivery connects to an address its URL's host was checked at, just before: resolving the name
+again could give another (DNS rebinding), one the check would have refused. The request still
+names the host (``Host``, and the name TLS verifies), and no proxy stands between.
 """
 
 from __future__ import annotations
@@ -16,9 +20,12 @@ import hashlib
 import hmac
 import json
 import os
+import socket
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
+from http.client import HTTPConnection, HTTPResponse, HTTPSConnection
 from typing import Any
 
 from psycopg import Connection
@@ -84,7 +91,7 @@ def send(conn: Connection[Any], delivery_id: int) -> float | None:
 
 def _post(url: str, secret: str, kind: str, delivery: int, body: bytes) -> tuple[int | None, str | None]:
     try:
-        check_url(url)
+        addresses = check_url(url)
     except RefusedUrl as e:
         return None, str(e)
     request = urllib.request.Request(url, data=body, method="POST")
@@ -93,8 +100,9 @@ def _post(url: str, secret: str, kind: str, delivery: int, body: bytes) -> tuple
     request.add_header("X-Kotlik-Event", kind)
     request.add_header("X-Kotlik-Delivery", str(delivery))
     request.add_header("X-Kotlik-Signature", sign(secret, int(time.time()), body))
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect, _Pinned(addresses))
     try:
-        with _OPENER.open(request, timeout=TIMEOUT) as response:
+        with opener.open(request, timeout=TIMEOUT) as response:
             return int(response.status), None
     except urllib.error.HTTPError as e:
         return int(e.code), f"HTTP {e.code}"
@@ -109,7 +117,37 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-_OPENER = urllib.request.build_opener(_NoRedirect)
+class _Pinned(urllib.request.HTTPHandler, urllib.request.HTTPSHandler):
+    """Opens a URL, plain or TLS, on a connection to one of ``addresses``, never resolving its host
+    again; the ``Host`` header and the name TLS checks the certificate for still come from the URL."""
+
+    def __init__(self, addresses: list[str]) -> None:
+        super().__init__()
+        self.addresses = addresses
+
+    def http_open(self, req: urllib.request.Request) -> HTTPResponse:
+        return self.do_open(self._connection(HTTPConnection), req)
+
+    def https_open(self, req: urllib.request.Request) -> HTTPResponse:
+        return self.do_open(self._connection(HTTPSConnection), req)
+
+    def _connection(self, kind: type[HTTPConnection]) -> Callable[..., HTTPConnection]:
+        def make(host: str, **kwargs: Any) -> HTTPConnection:
+            made = kind(host, **kwargs)
+            made._create_connection = self._connect  # type: ignore[attr-defined]  # http.client's own hook
+            return made
+
+        return make
+
+    def _connect(self, where: tuple[str, int], *args: Any) -> socket.socket:
+        """``socket.create_connection``, to the first of the addresses that answers."""
+        failed = OSError(f"no address to reach {where[0]}")
+        for address in self.addresses:
+            try:
+                return socket.create_connection((address, where[1]), *args)
+            except OSError as e:
+                failed = e
+        raise failed
 
 
 def due(conn: Connection[Any], limit: int = 100) -> list[int]:
