@@ -101,7 +101,15 @@ def raw_section(run: Run) -> None:
 
 async def _drive(base: str, mode: str, concurrency: int, run: Run, rate: float | None = None) -> Driver:
     async with session() as s:
-        driver = Driver(Api(s, base), mode, run.scripts, run.args.max_games, run.args.seed, rate)
+        driver = Driver(
+            Api(s, base),
+            mode,
+            run.scripts,
+            run.args.max_games,
+            run.args.seed,
+            rate,
+            stagger=not run.args.together,
+        )
         await driver.prepare(concurrency)
         await driver.run(Window.of(run.args.seconds))
     return driver
@@ -406,6 +414,12 @@ def _arguments(argv: list[str] | None = None) -> argparse.Namespace:
         type=float,
         default=100,
         help="the commands/s the watched games offer in the watchers' paced window (0: none)",
+    )
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="start the commands section's games together (so they also end together) rather than "
+        "each at a random point of its game",
     )
     parser.add_argument("--max-games", type=int, default=2000, help="cap on games created per window")
     parser.add_argument("--build-seconds", type=float, default=180, help="cap on building the long game")

@@ -8,6 +8,9 @@ replaced by a new one at the same table until the window closes or the game cap 
 Each table calls on a keep-alive connection of its own (:mod:`livepath.keepalive`), as a player's
 client would; creating the games goes through aiohttp.
 
+The commands section brings each table's first game to a random point before the window
+(``stagger``), as a server's live games are; ``--together`` starts them all at their beginning.
+
 Unpaced, every table plays as fast as the server answers: the rate is the server's limit and the
 latency is that of a saturated server (50 clients waiting in turn). Paced, the tables together
 offer a fixed rate, as players who think between moves do, and the latency is the server's at
@@ -67,6 +70,8 @@ class Table:
     connection: KeepAlive
     #: Set when the game at this table is replaced; watchers then follow the new one.
     replaced: asyncio.Event = field(default_factory=asyncio.Event)
+    #: The seat that moved last (``asking`` asks it first).
+    mover: int = 0
 
     def seen(self, answer: Answer) -> None:
         arrivals = self.history.setdefault(self.game_id, {})
@@ -80,6 +85,7 @@ class Table:
         self.tokens = [s["token"] for s in created.body["seats"]]
         self.version = created.body["version"]
         self.script = script
+        self.mover = 0
         self.replaced = asyncio.Event()
         old.set()
 
@@ -111,10 +117,19 @@ class Pace:
 
 class Driver:
     """Plays ``concurrency`` games at once in one client mode and tallies the POSTs; ``rate``,
-    if given, is the commands/s the tables offer together."""
+    if given, is the commands/s the tables offer together; ``stagger`` plays a random share of
+    each table's first game before the window."""
 
     def __init__(
-        self, api: Api, mode: str, scripts: list[Script], max_games: int, seed: int, rate: float | None = None
+        self,
+        api: Api,
+        mode: str,
+        scripts: list[Script],
+        max_games: int,
+        seed: int,
+        rate: float | None = None,
+        *,
+        stagger: bool = False,
     ) -> None:
         self.api = api
         self.mode = mode
@@ -126,6 +141,9 @@ class Driver:
         self.tables: list[Table] = []
         self.games = 0
         self._max_games = max_games
+        self.stagger = stagger
+        #: How many commands a game takes, about (the length of a known game).
+        self._length = len(scripts[0].moves)
         self._scripts: Iterator[Script] = itertools.cycle(scripts)
         self._rng = random.Random(seed)
         self._root = urlsplit(api.root).path
@@ -144,7 +162,13 @@ class Driver:
         return next(self._scripts) if self.mode == KNOWING else None
 
     async def prepare(self, concurrency: int) -> None:
-        """Open the tables before the window, so it times play rather than game creation."""
+        """Open the tables before the window, so it times play rather than game creation, and
+        bring each game to a point of its own, as a server's live games are.
+
+        Started together, equal games also ended together: every table then created its next game
+        in the same few milliseconds, a burst that a server's live games (each begun whenever its
+        players met) do not make.
+        """
         for _ in range(concurrency):
             script = self._next_script()
             created = await self._create(script)
@@ -152,6 +176,21 @@ class Driver:
                 table = Table("", [], 0, None, self.history, KeepAlive(self.api.base))
                 table.take(created, script)
                 self.tables.append(table)
+        if self.stagger:
+            await asyncio.gather(*(self._advance(t) for t in self.tables))
+
+    async def _advance(self, table: Table) -> None:
+        """Play a random share of the table's first game before the window, untimed."""
+        moves = self._rng.randrange(self._length)
+        if self.mode == KNOWING:
+            assert table.script is not None
+            for move in table.script.moves[:moves]:
+                if (await self._post(table, move.seat, move.body, None)).status != 201:
+                    return
+            return
+        for _ in range(moves):
+            if not await self._ask_and_post(table, None):
+                return
 
     async def _replace(self, table: Table) -> bool:
         script = self._next_script()
@@ -161,11 +200,12 @@ class Driver:
         table.take(created, script)
         return True
 
-    async def _post(self, table: Table, seat: int, body: dict[str, Any], window: Window) -> Answer:
+    async def _post(self, table: Table, seat: int, body: dict[str, Any], window: Window | None) -> Answer:
+        """POST a command; timed if its answer came within ``window`` (``None``: before the window)."""
         answer = await table.connection.call(
             "POST", f"{self._root}/games/{table.game_id}/commands", token=table.tokens[seat], body=body
         )
-        if answer.status != 201 or window.holds(answer):
+        if answer.status != 201 or (window is not None and window.holds(answer)):
             self.posts.record(answer, 201)  # a failure counts even when it comes after the window
         if answer.status == 201:
             table.seen(answer)
@@ -174,6 +214,8 @@ class Driver:
     async def _play_known(self, table: Table, window: Window, pace: Pace | None) -> None:
         assert table.script is not None
         for move in table.script.moves:
+            if move.version <= table.version:  # played before the window (:meth:`prepare`)
+                continue
             if pace is not None:
                 await pace.turn()
             if not window.open:
@@ -194,20 +236,26 @@ class Driver:
         return list(answer.body)
 
     async def _play_asking(self, table: Table, window: Window, pace: Pace | None) -> None:
-        """Ask the last mover first (a turn is several commands), then the other seat."""
-        seat = 0
         while window.open:
             if pace is not None:
                 await pace.turn()
+            if not await self._ask_and_post(table, window):
+                return
+
+    async def _ask_and_post(self, table: Table, window: Window | None) -> bool:
+        """Ask the last mover first (a turn is several commands), then the other seat, and post
+        one of the commands; false once the game is over."""
+        seat = table.mover
+        actions = await self._actions(table, seat)
+        if actions == []:
+            seat = table.mover = 1 - seat
             actions = await self._actions(table, seat)
-            if actions == []:
-                seat = 1 - seat
-                actions = await self._actions(table, seat)
-            if actions is None:
-                continue
-            if not actions:
-                return  # the game is over
-            await self._post(table, seat, self._rng.choice(actions), window)
+        if actions is None:
+            return True
+        if not actions:
+            return False
+        await self._post(table, seat, self._rng.choice(actions), window)
+        return True
 
     async def play(self, table: Table, window: Window, pace: Pace | None) -> None:
         """Play at ``table`` until the window closes, a new game each time one ends."""
