@@ -90,12 +90,14 @@ def create_pool(url: str | None = None, *, min_size: int = 1, max_size: int = 10
         min_size=min_size,
         max_size=max_size,
         timeout=2 * CONNECT_TIMEOUT,
-        reconnect_timeout=RECONNECT_SECONDS,
         kwargs={"row_factory": dict_row, "autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
         configure=configure,
         open=False,
     )
     pool.open(wait=True, timeout=30)
+    # Only once open: a run given up during the wait above would not be started again, and a
+    # server that starts a little after the database would fail although it came up in time.
+    pool.reconnect_timeout = RECONNECT_SECONDS
     return pool
 
 
