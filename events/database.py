@@ -73,10 +73,11 @@ def configure(conn: Connection[Any]) -> None:
 #: Seconds to wait for a connection, from the pool or from the server, before giving up: a
 #: request answers 503 in bounded time when the database is down rather than hanging.
 CONNECT_TIMEOUT = 5
-#: Seconds a run of failed reconnections lasts before the pool gives it up; the next request that
-#: finds no connection starts a new run. Within a run the pause between tries doubles from 1 s
-#: with no cap, so a long run left the pool asleep for up to as long again after the database was
-#: back (the API came back 11–14 s after PostgreSQL restarted from a 15 s outage).
+#: Seconds a run of failed reconnections lasts, once the pool is open, before the pool gives it
+#: up; the next request that finds no connection starts a new run. Within a run the pause between
+#: tries doubles from 1 s with no cap, so a long run left the pool asleep for up to as long again
+#: after the database was back (the API came back 11–14 s after PostgreSQL restarted from a 15 s
+#: outage).
 RECONNECT_SECONDS = CONNECT_TIMEOUT
 
 
