@@ -98,7 +98,8 @@ class Client:
     def play(
         self, game_id: str, command: Command, *, expected_version: int | None = None, key: str | None = None
     ) -> Appended:
-        """Play ``command`` as this seat: the new version and the events it caused.
+        """Play ``command`` as this seat: the new version, the events it caused and the seats to
+        move next.
 
         It carries an ``Idempotency-Key`` (``key``, or a fresh one) kept across its retries, so a
         command whose answer was lost is answered with its first result, never played twice.

@@ -98,10 +98,13 @@ class Event(TypedDict):
 
 
 class Appended(TypedDict):
-    """Component ``Appended``: a played command's new version and the events it caused."""
+    """Component ``Appended``: a played command's new version, the events it caused and who moves
+    next."""
 
     version: int
     events: list[Event]
+    to_move: list[int]
+    over: bool
 
 
 class Problem(TypedDict, total=False):

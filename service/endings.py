@@ -34,7 +34,8 @@ class Resign(MethodView):
             assert seat is not None
             played = commands.resign(conn, game_id, [seat], "resigned")
             deliver(conn, played.queued)
-        return {"version": played.version, "events": shown(played.game, None, played.events, seat)}
+        events = shown(played.game, None, played.events, seat)
+        return {"version": played.version, "events": events, "to_move": [], "over": True}
 
 
 @blp.route("/<uuid:game_id>/rematch")

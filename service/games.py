@@ -235,8 +235,11 @@ class Commands(MethodView):
     def post(self, game_id: UUID) -> Any:
         """Play a command as the caller's seat.
 
-        ``expected_version`` makes a stale command fail with 409; an ``Idempotency-Key`` header
-        makes a retried command return its first result without appending again.
+        The answer has the new version, the events the command caused as the caller may see them,
+        and `to_move`: the seats to move now, so a client knows whether it plays again.
+        `expected_version` makes a stale command fail with 409; an `Idempotency-Key` header makes a
+        retried command return its first result without appending again (`to_move` and `over`
+        are then the game's now).
         """
         body = bodies.read(blp, COMMAND, plain_command)
         with connection() as conn:
@@ -268,12 +271,15 @@ def play(
         newest=newest,
     )
     deliver(conn, played.queued)
-    running = not played.game.rules.is_over(played.state)
+    rules = played.game.rules
+    running = not rules.is_over(played.state)
     events = shown(played.game, played.state if running else None, played.events, seat)
+    over = played.game.over or not running
     headers = etag(played.version)
     if played.replayed:
         headers["Idempotent-Replayed"] = "true"
-    return {"version": played.version, "events": events}, headers
+    to_move = [] if over else rules.to_move(played.state)
+    return {"version": played.version, "events": events, "to_move": to_move, "over": over}, headers
 
 
 @blp.route("/<uuid:game_id>/events")

@@ -258,8 +258,16 @@ class EventSchema(Schema):
 
 
 class AppendedSchema(Schema):
+    """What a command (or a resignation) did: the new version, the events it caused as the caller
+    may see them, and who moves next, so a client knows whether to play again without asking."""
+
     version = fields.Integer()
     events = fields.List(fields.Nested(EventSchema))
+    to_move = fields.List(
+        fields.Integer(),
+        metadata={"description": "the seats to move now, as in `GET /state`; empty once the game is over"},
+    )
+    over = fields.Boolean(metadata={"description": "whether the game is over (being scored or finished)"})
 
 
 class EventsQuerySchema(Schema):

@@ -122,8 +122,12 @@ def play_to_end(api: Client, game: dict[str, Any], seed: int, deadline_s: float 
     path = f"/api/v1/games/{game['id']}"
     deadline = time.monotonic() + deadline_s
     version, moved_at = -1, time.monotonic()
+    answered: dict[str, Any] = {"version": -1}
     while time.monotonic() < deadline:
         summary = api.get(path).body
+        if answered["version"] == summary["version"]:  # no bot or scoring in between: the 201 said who moves
+            over = summary["status"] != "active"
+            assert (answered["to_move"], answered["over"]) == ([] if over else summary["to_move"], over)
         if summary["status"] == "finished":
             return dict(summary)
         if summary["version"] != version:
@@ -143,4 +147,5 @@ def play_to_end(api: Client, game: dict[str, Any], seed: int, deadline_s: float 
         command = {**choose(view["view"], actions, rng), "expected_version": summary["version"]}
         reply = client.post(f"{path}/commands", command)
         assert reply.status == 201, (command, reply)
+        answered = reply.body
     raise AssertionError(f"game {game['id']} did not finish in {deadline_s}s: {api.get(path).body}")

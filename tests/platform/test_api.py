@@ -162,6 +162,23 @@ def test_commands_append_and_answer_with_the_new_version(api: Client, game: dict
     assert api.get(game_path(game)).body["version"] == reply.body["version"]
 
 
+def test_a_command_answer_names_who_moves_next(api: Client, game: dict[str, Any]) -> None:
+    """The 201 says who is to move now, as ``/state`` does, so a client knows whether to play again
+    without asking, through turns that pass from one seat to the other."""
+    movers = set()
+    for _ in range(40):
+        mover, _, _ = _mover(api, game)
+        reply = mover.post(game_path(game, "/commands"), mover.get(game_path(game, "/actions")).body[0])
+        assert reply.status == 201
+        state = api.get(game_path(game, "/state")).body
+        assert state["version"] == reply.body["version"]
+        assert (reply.body["to_move"], reply.body["over"]) == (state["to_move"], state["over"])
+        movers.add(tuple(reply.body["to_move"]))
+        if {(0,), (1,)} <= movers:
+            return
+    pytest.fail("forty commands and the turn never moved between the seats")
+
+
 def test_two_concurrent_commands_at_one_version(api: Client, game: dict[str, Any]) -> None:
     mover, _, version = _mover(api, game)
     actions = mover.get(game_path(game, "/actions")).body

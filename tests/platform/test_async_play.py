@@ -244,6 +244,7 @@ def test_resign_then_rematch(api: Client) -> None:
     assert other.post(game_path(game, "/rematch")).status == 409  # not finished yet
     reply = mine.post(game_path(game, "/resign"))
     assert reply.status == 201 and reply.body["events"][0]["type"] == "kotlik.SeatResigned"
+    assert reply.body["over"] is True and reply.body["to_move"] == []
     assert mine.post(game_path(game, "/resign")).status == 409
     assert other.post(game_path(game, "/commands"), {"type": "pass"}).status == 409
     done = wait(lambda: (s := api.get(game_path(game)).body)["status"] == "finished" and s, 30, "scoring")
