@@ -450,7 +450,8 @@ def _header(run: Run, server: str) -> str:
             f"{os.cpu_count()} cores, load average {load1:.2f}/{load5:.2f} at the start",
             f"post-only: the client plays games it computed beforehand from an arranged deck "
             f"({known.GAME} draws only in setup), so only POST /games and /commands reach the server",
-            "actions+post: GET /actions (last mover's seat first) before each POST; the POST alone is timed",
+            "actions+post: GET /actions of the seat the last 201 named to move, before each POST; "
+            "the POST alone is timed",
             "×N: N games played as fast as the server answers (its limit, and a saturated server's latency); "
             "at R/s: the N games offer R commands/s together, evenly spaced (the latency at that load)",
             "vs raw limit: a rate ÷ the best raw commits/s; a duration × it (raw commits that fit in it)",

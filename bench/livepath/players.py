@@ -1,6 +1,7 @@
 """Two-human Kupferkessel games played over HTTP by clients that drive both seats.
 
-Two client modes: ``asking`` GETs ``/actions`` before each command and picks one body with a
+Two client modes: ``asking`` GETs ``/actions`` of the seat to move (as the last answer, the
+201 of the game or of its last command, named it) before each command and picks one body with a
 seeded random; ``knowing`` plays a game it computed beforehand (:mod:`livepath.known`) and sends
 only the POSTs. Either way only the POST ``/commands`` is timed; a game that ends (or fails) is
 replaced by a new one at the same table until the window closes or the game cap is reached.
@@ -70,14 +71,15 @@ class Table:
     connection: KeepAlive
     #: Set when the game at this table is replaced; watchers then follow the new one.
     replaced: asyncio.Event = field(default_factory=asyncio.Event)
-    #: The seat that moved last (``asking`` asks it first).
-    mover: int = 0
+    #: The seats to move, as the last 201 named them (``asking`` asks the first).
+    to_move: list[int] = field(default_factory=list)
 
     def seen(self, answer: Answer) -> None:
         arrivals = self.history.setdefault(self.game_id, {})
         for event in answer.body.get("events", []):
             arrivals[event["version"]] = answer.arrived
         self.version = answer.body["version"]
+        self.to_move = answer.body["to_move"]
 
     def take(self, created: Answer, script: Script | None) -> None:
         old = self.replaced
@@ -85,7 +87,7 @@ class Table:
         self.tokens = [s["token"] for s in created.body["seats"]]
         self.version = created.body["version"]
         self.script = script
-        self.mover = 0
+        self.to_move = created.body["to_move"]
         self.replaced = asyncio.Event()
         old.set()
 
@@ -243,16 +245,15 @@ class Driver:
                 return
 
     async def _ask_and_post(self, table: Table, window: Window | None) -> bool:
-        """Ask the last mover first (a turn is several commands), then the other seat, and post
-        one of the commands; false once the game is over."""
-        seat = table.mover
+        """Ask the seat to move for its commands and post one of them; false once the game is over."""
+        if not table.to_move:
+            return False
+        seat = table.to_move[0]
         actions = await self._actions(table, seat)
-        if actions == []:
-            seat = table.mover = 1 - seat
-            actions = await self._actions(table, seat)
         if actions is None:
             return True
         if not actions:
+            self.other.failures["no commands for the seat to move"] += 1
             return False
         await self._post(table, seat, self._rng.choice(actions), window)
         return True
