@@ -273,13 +273,17 @@ def play(
     deliver(conn, played.queued)
     rules = played.game.rules
     running = not rules.is_over(played.state)
-    events = shown(played.game, played.state if running else None, played.events, seat)
     over = played.game.over or not running
+    answer = {
+        "version": played.version,
+        "events": shown(played.game, played.state if running else None, played.events, seat),
+        "to_move": [] if over else rules.to_move(played.state),
+        "over": over,
+    }
     headers = etag(played.version)
     if played.replayed:
         headers["Idempotent-Replayed"] = "true"
-    to_move = [] if over else rules.to_move(played.state)
-    return {"version": played.version, "events": events, "to_move": to_move, "over": over}, headers
+    return answer, headers
 
 
 @blp.route("/<uuid:game_id>/events")
