@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from livepath import bots, costs, folds, known, raw, scratch, services, watchers
+from livepath import bots, costs, folds, known, machine, raw, scratch, services, watchers
 from livepath.client import TIMEOUT, Api, Tally, raise_open_files, session
 from livepath.figures import DURATION, PLAIN, RATE, Board, percentile, render
 from livepath.players import ASKING, KNOWING, Driver, Window
@@ -259,7 +259,9 @@ async def _watch(stack: services.Stack, run: Run, rate: float | None) -> Watchin
     raise_open_files(run.args.streams + run.args.polls + 1024)
     async with session() as s:
         api = Api(s, stack.base)
-        driver = Driver(api, KNOWING, run.scripts, run.args.max_games, run.args.seed, rate)
+        driver = Driver(
+            api, KNOWING, run.scripts, run.args.max_games, run.args.seed, rate, stagger=not run.args.together
+        )
         await driver.prepare(WATCHED_GAMES)
         watched, tables = watchers.Watched(), driver.tables
         jobs = [
@@ -447,7 +449,8 @@ def _header(run: Run, server: str) -> str:
             f"bench/live.py: reps {run.args.reps}, {run.args.seconds:g} s windows, sections "
             f"{','.join(run.args.sections)}, seed {run.args.seed}",
             f"server {where.hostname}:{where.port or 5432} ({scratch.durability(run.database)}); "
-            f"{os.cpu_count()} cores, load average {load1:.2f}/{load5:.2f} at the start",
+            f"load average {load1:.2f}/{load5:.2f} at the start",
+            machine.describe(),
             f"post-only: the client plays games it computed beforehand from an arranged deck "
             f"({known.GAME} draws only in setup), so only POST /games and /commands reach the server",
             "actions+post: GET /actions of the seat the last 201 named to move, before each POST; "

@@ -31,7 +31,9 @@ def request_head(method: str, target: str, host: str, port: int) -> str:
 
 
 class KeepAlive:
-    """Calls on one connection, one at a time, reconnecting when the server has closed it."""
+    """Calls on one connection, one at a time, reconnecting when the server has closed it. A call
+    given up on (cancelled, timed out, failed) closes the connection: HTTP/1.1 cannot take a request
+    back, so its answer would otherwise be read as the answer to the next call."""
 
     def __init__(self, base: str) -> None:
         self.host, self.port = address(base)
@@ -73,6 +75,9 @@ class KeepAlive:
                     self.close()
                     status, etag, raw = await self._exchange(request)
                 data = json.loads(raw) if decode and raw else None
+        except asyncio.CancelledError:
+            self.close()  # its answer may still come, and would be read as the next call's
+            raise
         except TimeoutError:
             self.close()
             return Answer("timeout", None, None, time.monotonic() - start, time.monotonic())
