@@ -38,6 +38,13 @@ from service.polls import LongPolls
 from service.rows import Rows
 
 API_PREFIX = "/api/v1"
+#: Connections each process keeps for the reads of its streams and long-polls, apart from the
+#: pool the commands use. A move wakes every watcher of its game, and the game's first reader
+#: reads for them all; from the commands' pool, that read queued behind every command waiting for
+#: a connection, while the game's other watchers queued behind it. With 1,000 streams and 500
+#: long-polls on two saturated cores, the stream delivery p99 was 1.7–11.7 s that way and
+#: 243–253 ms this way.
+WATCHERS_POOL = 4
 
 
 def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
@@ -66,11 +73,11 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     app.config.update(config)
     app.json = FastJSON(app)
     app.extensions["kotlik.pool"] = pool or create_pool()
+    app.extensions["kotlik.watchers_pool"] = watchers = create_pool(database_url(app), max_size=WATCHERS_POOL)
     app.extensions["kotlik.listener"] = listener = Listener(database_url(app)).start()
-    pool_connection = app.extensions["kotlik.pool"].connection
-    rows = Rows(listener, pool_connection)
+    rows = Rows(listener, watchers.connection)
     listener.follow(rows.heard)
-    app.extensions["kotlik.polls"] = LongPolls(rows, pool_connection)
+    app.extensions["kotlik.polls"] = LongPolls(rows, watchers.connection)
 
     api = KotlikApi(app)
     for blueprint in (games, endings, players, exports, catalog, health):

@@ -20,7 +20,7 @@ from events import StoredEvent, read
 from projections.cache import CACHE
 from projections.fold import PLATFORM, Folded
 from projections.lobby import GameRow
-from service.context import connection, listener, long_polls
+from service.context import listener, long_polls, watchers_connection
 
 #: How long one server-sent-events response stays open; clients reconnect with Last-Event-ID.
 STREAM_SECONDS = 300
@@ -142,23 +142,21 @@ BLOCKS_KEPT = 4096
 
 
 def _rendered(row: GameRow, seat: int | None, after: int, upto: int) -> _Block:
-    """Versions ``after < v <= upto`` for ``seat``: rendered once, shared by every stream alike.
-
-    The first stream of a game to wake renders the span; the others find it kept, under the same
-    key, with no lock taken and no event looked at."""
-    entry = CACHE.get(row.id)
-    if entry is not None and entry.folded.version >= upto:
-        block = _blocks.get((row.id, seat, after, upto, entry.folded.version))
-        if block is not None:
-            return block
+    """Versions ``after < v <= upto`` for ``seat``, rendered once: by the first stream of the game
+    to wake, redacted by the state it finds then, and kept for every other stream of that seat.
+    Keyed by that state's version as well, a span was rendered again for each stream that woke
+    after the game had moved on, one stream after another under the game's lock."""
+    key = (row.id, seat, after, upto)
+    block = _blocks.get(key)
+    if block is not None:
+        return block
     with _rendering[hash(row.id) % len(_rendering)]:
-        events, folded = _since(row, after, upto)
-        key = (row.id, seat, after, upto, folded.version)
         block = _blocks.get(key)
         if block is None:
+            events, folded = _since(row, after, upto)
             over = row.rules.is_over(folded.state)
             if events is None:
-                with connection() as conn:
+                with watchers_connection() as conn:
                     events = read(conn, row.id, after=after, upto=upto)
             block = _Block(shown(row, None if over else folded.state, events, seat))
             with _blocks_lock:
@@ -179,6 +177,6 @@ def _since(row: GameRow, after: int, upto: int) -> tuple[list[StoredEvent] | Non
         entry = CACHE.get(row.id)
     if entry is not None and entry.folded.version >= upto:
         return CACHE.events(row.id, after, upto), entry.folded
-    with connection() as conn:
+    with watchers_connection() as conn:
         folded = CACHE.state(conn, row.id, row.rules, upto)
     return CACHE.events(row.id, after, upto), folded

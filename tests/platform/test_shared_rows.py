@@ -47,6 +47,16 @@ def reads(app: Any, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return counted
 
 
+def _checkouts(app: Any, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the connections taken from the app's pools (the commands' and the watchers'), one
+    entry per checkout."""
+    taken: list[int] = []
+    for pool in (app.extensions["kotlik.pool"], app.extensions["kotlik.watchers_pool"]):
+        checkout = pool.connection
+        monkeypatch.setattr(pool, "connection", lambda *a, c=checkout, **kw: taken.append(1) or c(*a, **kw))
+    return taken
+
+
 def _until_waiting(app: Any, count: int) -> None:
     listener = app.extensions["kotlik.listener"]
     deadline = time.monotonic() + 20
@@ -169,9 +179,7 @@ def test_a_move_played_by_another_process_reaches_polls_and_streams_without_a_re
     with urllib.request.urlopen(url, timeout=10) as stream:
         _until_waiting(app, 1)
         _until_leased(app, game["id"])
-        pool, taken = app.extensions["kotlik.pool"], []
-        checkout = pool.connection
-        monkeypatch.setattr(pool, "connection", lambda *a, **kw: taken.append(1) or checkout(*a, **kw))
+        taken = _checkouts(app, monkeypatch)
         subprocess.run(
             [sys.executable, "-c", _ELSEWHERE, database_url, game["id"], json.dumps(command)],
             cwd=ROOT,
@@ -203,9 +211,7 @@ def test_the_spectators_streams_opened_on_a_game_share_one_read_of_its_row(
     api = Client(live_url)
     game = create(api, "kupferkessel", [{"name": "A"}, {"name": "B"}])
     version, url = game["version"], f"{api.base}{game_path(game)}/stream?after={game['version']}"
-    pool, taken = app.extensions["kotlik.pool"], []
-    checkout = pool.connection
-    monkeypatch.setattr(pool, "connection", lambda *a, **kw: taken.append(1) or checkout(*a, **kw))
+    taken = _checkouts(app, monkeypatch)
     streams = [urllib.request.urlopen(url, timeout=10) for _ in range(STREAMS)]
     try:
         assert (len(reads), len(taken)) == (1, 0)
@@ -241,3 +247,40 @@ def test_a_row_remembered_past_its_games_cover_is_read_again(
     moved = rows.past(game_id, version)
     assert moved is not None and moved.version == version + 1
     assert rows.current(game_id).version == version + 1
+
+
+def test_streams_and_long_polls_open_and_hear_a_move_while_the_commands_take_every_connection(
+    app: Any, live_url: str, database_url: str
+) -> None:
+    """The watchers read through a pool of their own (``service.app.WATCHERS_POOL``). Through the
+    commands' pool, a stream opening on a busy server, and the read a move's watchers share,
+    queued behind every command that waited for a connection."""
+    from contextlib import ExitStack
+
+    api = Client(live_url)
+    game = create(api, "kupferkessel", [{"name": "A"}, {"name": "B"}])
+    version, url = game["version"], f"{api.base}{game_path(game)}/stream?after={game['version']}"
+    _, command = _first_command(api, game)
+    pool = app.extensions["kotlik.pool"]
+    with ExitStack() as held:
+        for _ in range(pool.max_size):
+            held.enter_context(pool.connection())
+        started = time.monotonic()
+        with urllib.request.urlopen(url, timeout=5) as stream:
+            answers: list[Reply] = []
+            poll = threading.Thread(
+                target=lambda: answers.append(api.get(game_path(game, f"/state?wait=20&since={version}")))
+            )
+            poll.start()
+            _until_waiting(app, 2)
+            subprocess.run(
+                [sys.executable, "-c", _ELSEWHERE, database_url, game["id"], json.dumps(command)],
+                cwd=ROOT,
+                check=True,
+            )
+            streamed = events_until(stream, version + 1)
+            poll.join(timeout=20)
+        waited = time.monotonic() - started
+    assert [e["version"] for e in streamed] == [version + 1]
+    assert [(a.status, a.body["version"]) for a in answers] == [(200, version + 1)]
+    assert waited < 5, f"the watchers waited {waited:.1f} s for the commands' pool"
