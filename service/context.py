@@ -1,5 +1,5 @@
-"""What a request reaches through the running app: its connection pools (the commands' and the
-watchers'), its listener and its long-polls (with the lobby rows they share).
+"""What a request reaches through the running app: its connection pool, its listener and its
+long-polls (with the lobby rows they share).
 
 The app puts them in ``app.extensions`` when it is made (:func:`service.app.create_app`); the
 blueprints reach them here, so that no blueprint imports the module that imports it.
@@ -36,13 +36,6 @@ def database_url(app: Flask | None = None) -> str:
 @contextmanager
 def connection() -> Iterator[Connection[Any]]:
     with pool().connection() as conn:
-        yield conn
-
-
-@contextmanager
-def watchers_connection() -> Iterator[Connection[Any]]:
-    """A connection of the pool the streams and long-polls read through (``WATCHERS_POOL``)."""
-    with current_app.extensions["kotlik.watchers_pool"].connection() as conn:
         yield conn
 
 

@@ -20,7 +20,7 @@ from events import StoredEvent, read
 from projections.cache import CACHE
 from projections.fold import PLATFORM, Folded
 from projections.lobby import GameRow
-from service.context import listener, long_polls, watchers_connection
+from service.context import listener, long_polls
 
 #: How long one server-sent-events response stays open; clients reconnect with Last-Event-ID.
 STREAM_SECONDS = 300
@@ -156,7 +156,7 @@ def _rendered(row: GameRow, seat: int | None, after: int, upto: int) -> _Block:
             events, folded = _since(row, after, upto)
             over = row.rules.is_over(folded.state)
             if events is None:
-                with watchers_connection() as conn:
+                with long_polls().connect() as conn:
                     events = read(conn, row.id, after=after, upto=upto)
             block = _Block(shown(row, None if over else folded.state, events, seat))
             with _blocks_lock:
@@ -177,6 +177,6 @@ def _since(row: GameRow, after: int, upto: int) -> tuple[list[StoredEvent] | Non
         entry = CACHE.get(row.id)
     if entry is not None and entry.folded.version >= upto:
         return CACHE.events(row.id, after, upto), entry.folded
-    with watchers_connection() as conn:
+    with long_polls().connect() as conn:
         folded = CACHE.state(conn, row.id, row.rules, upto)
     return CACHE.events(row.id, after, upto), folded

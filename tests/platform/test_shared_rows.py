@@ -11,7 +11,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 from uuid import UUID
 
@@ -48,12 +48,13 @@ def reads(app: Any, monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def _checkouts(app: Any, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts the connections taken from the app's pools (the commands' and the watchers'), one
-    entry per checkout."""
+    """Counts the connections taken besides the shared rows' reads: from the commands' pool, and by
+    the streams and long-polls from theirs. One entry per checkout."""
     taken: list[int] = []
-    for pool in (app.extensions["kotlik.pool"], app.extensions["kotlik.watchers_pool"]):
-        checkout = pool.connection
-        monkeypatch.setattr(pool, "connection", lambda *a, c=checkout, **kw: taken.append(1) or c(*a, **kw))
+    pool, polls = app.extensions["kotlik.pool"], app.extensions["kotlik.polls"]
+    for owner, name in ((pool, "connection"), (polls, "connect")):
+        checkout = getattr(owner, name)
+        monkeypatch.setattr(owner, name, lambda *a, c=checkout, **kw: taken.append(1) or c(*a, **kw))
     return taken
 
 
@@ -255,8 +256,6 @@ def test_streams_and_long_polls_open_and_hear_a_move_while_the_commands_take_eve
     """The watchers read through a pool of their own (``service.app.WATCHERS_POOL``). Through the
     commands' pool, a stream opening on a busy server, and the read a move's watchers share,
     queued behind every command that waited for a connection."""
-    from contextlib import ExitStack
-
     api = Client(live_url)
     game = create(api, "kupferkessel", [{"name": "A"}, {"name": "B"}])
     version, url = game["version"], f"{api.base}{game_path(game)}/stream?after={game['version']}"
