@@ -184,21 +184,5 @@ def later(
     return lambda: [_event(r) for r in cursor.fetchall()]
 
 
-def bodies(
-    conn: Connection[Any], game_id: UUID, after: int = 0, upto: int | None = None
-) -> list[tuple[int, dict[str, Any]]]:
-    """``(version, {"type": ..., **data})`` of a game's events: all a fold needs, and no more.
-
-    Leaves out ``meta`` and the timestamps, whose decoding would cost a cold fold as much again.
-    """
-    with conn.cursor(row_factory=tuple_row) as cur:
-        rows = cur.execute(
-            "SELECT version, type, data FROM events WHERE game_id = %s AND version > %s "
-            "AND (%s::int IS NULL OR version <= %s::int) ORDER BY version",
-            (game_id, after, upto, upto),
-        ).fetchall()
-    return [(version, {"type": type_, **data}) for version, type_, data in rows]
-
-
 def _event(row: Any) -> StoredEvent:
     return StoredEvent(**row)
