@@ -104,7 +104,7 @@ def create_game(
     meta = {"rules_version": game.INFO.rules_version}
     with conn.transaction():
         lobby.insert(conn, new_id, kind, game.INFO.rules_version, options, seats, seed, seed_sha256)
-        issued = {s["seat"]: tokens.issue(conn, new_id, s["seat"]) for s in seats if not s["bot"]}
+        issued = [tokens.issue(conn, new_id, s["seat"]) for s in seats if not s["bot"]]
         if clock is not None:
             conn.execute("UPDATE games SET clock = %s WHERE id = %s", (Jsonb(clock), new_id))
         for seat, player in bound.items():
@@ -124,8 +124,12 @@ def create_game(
             conn, _step(new_id, game, seats, 0, events, after, clock=clock, arranged=arranged)
         )
         row = lobby.get(conn, new_id)
-    CACHE.put(new_id, after, stored)
-    return Created(row, issued, queued, hooks)
+    # Known here from now on, as a command of this process would leave them: the game's first
+    # commands read neither their seat nor the game.
+    for token in issued:
+        tokens.remember(new_id, token)
+    CACHE.put(new_id, after, stored, row=replace(row, seed=seed))
+    return Created(row, {token.seat: token.token for token in issued}, queued, hooks)
 
 
 def play(

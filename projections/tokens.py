@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
@@ -20,6 +21,15 @@ class TokenExpired(Exception):
     """The token was a seat's, but its time is up (HTTP 401)."""
 
 
+@dataclass(frozen=True)
+class Issued:
+    """A seat's new token, shown once, and when it expires."""
+
+    seat: int
+    token: str
+    expires_at: datetime
+
+
 def lifetime_days() -> int:
     return int(os.environ.get("KOTLIK_TOKEN_DAYS", "365"))
 
@@ -28,14 +38,21 @@ def _digest(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 
 
-def issue(conn: Connection[Any], game_id: UUID, seat: int) -> str:
+def issue(conn: Connection[Any], game_id: UUID, seat: int) -> Issued:
     token = secrets.token_urlsafe(32)
-    conn.execute(
+    row = conn.execute(
         "INSERT INTO seat_tokens (game_id, seat, token_hash, expires_at) "
-        "VALUES (%s, %s, %s, now() + make_interval(days => %s))",
+        "VALUES (%s, %s, %s, now() + make_interval(days => %s)) RETURNING expires_at",
         (game_id, seat, _digest(token), lifetime_days()),
-    )
-    return token
+    ).fetchone()
+    assert row is not None
+    return Issued(seat, token, row["expires_at"])
+
+
+def remember(game_id: UUID, issued: Issued) -> None:
+    """Know the seat of a token this process issued, once its game is committed: the first command
+    of each seat then reads no token, as every later one does not."""
+    _keep((game_id, _digest(issued.token)), (issued.seat, issued.expires_at))
 
 
 def seat_for(conn: Connection[Any], game_id: UUID, token: str) -> int | None:
@@ -52,13 +69,18 @@ def seat_for(conn: Connection[Any], game_id: UUID, token: str) -> int | None:
         ).fetchone()
         if row is None:
             return None
-        known = _KNOWN[key] = (int(row["seat"]), row["expires_at"])
-        if len(_KNOWN) > KNOWN_TOKENS:
-            _KNOWN.pop(next(iter(_KNOWN)), None)
+        known = (int(row["seat"]), row["expires_at"])
+        _keep(key, known)
     seat, expires_at = known
     if expires_at <= datetime.now(UTC):
         raise TokenExpired("the seat token has expired")
     return seat
+
+
+def _keep(key: tuple[UUID, bytes], known: tuple[int, datetime]) -> None:
+    _KNOWN[key] = known
+    if len(_KNOWN) > KNOWN_TOKENS:
+        _KNOWN.pop(next(iter(_KNOWN)), None)
 
 
 #: How many (game, token) → seat answers each process keeps; the oldest go first.

@@ -22,6 +22,7 @@ from games.interface import NotYourTurn
 from projections import commands, lobby, notify, players, writes
 from projections.cache import CACHE, EARLIER
 from projections.fold import state_at
+from service.auth import seat_of
 
 
 def _deaf(game_id: UUID) -> int:
@@ -293,3 +294,33 @@ def test_a_cache_the_listener_finds_current_reads_the_lobby_row_alone(
         assert row.version == folded.version == played.version
         with pytest.raises(AssertionError, match="pipeline"):  # a newer version heard of: one round trip
             CACHE.with_row(conn, game_id, read_row, lambda _: played.version + 1)
+
+
+def test_a_new_games_first_command_of_each_seat_is_its_write_alone(
+    pool: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process that creates a game knows its row (seed included) and its seats' tokens, so
+    the first command of each seat there reads neither, as no later command does."""
+    with pool.connection() as conn:
+        created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
+    game_id, game = created.game.id, created.game.rules
+    hot = CACHE.get(game_id)
+    assert hot is not None and hot.row is not None and hot.row.seed is not None
+    statements: list[str] = []
+    execute = psycopg.Cursor.execute
+
+    def counted(cursor: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        statements.append(" ".join(str(query).split()[:3]))
+        return execute(cursor, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
+    state, moved = hot.folded.state, set()
+    while moved != set(created.tokens):
+        seat = game.to_move(state)[0]
+        statements.clear()
+        with pool.connection() as conn:
+            assert seat_of(conn, game_id, created.tokens[seat]) == seat
+            played = commands.play(conn, game_id, seat, _first_action(game, state, seat), newest=_deaf)
+        assert statements == ["WITH lobby AS"], (seat, statements)
+        state = played.state
+        moved.add(seat)
