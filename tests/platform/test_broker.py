@@ -7,6 +7,7 @@ and its beat racing to create them left one of them with a UniqueViolation, whic
 
 from __future__ import annotations
 
+import json
 import secrets
 import subprocess
 import sys
@@ -71,3 +72,40 @@ def test_workers_started_at_once_on_a_fresh_database_all_come_up(server_url: str
         finally:
             for worker in workers:
                 stop(worker)
+
+
+#: Publishes twice on the default broker and prints what the second publish executed, and how.
+_PUBLISH = """
+import json, sys
+from kombu import Connection
+from sqlalchemy import Engine, event
+from workers.broker import prepare
+url, queue = sys.argv[1], sys.argv[2]
+prepare(url, queue)
+seen = []
+def record(connection, cursor, statement, *args):
+    seen.append([statement.split()[0], connection.connection.dbapi_connection.autocommit])
+with Connection(url) as conn:
+    simple = conn.SimpleQueue(queue)
+    simple.put({"first": 1})  # the queue's id is looked up once per channel
+    event.listen(Engine, "before_cursor_execute", record)
+    simple.put({"second": 2})
+    event.remove(Engine, "before_cursor_execute", record)
+    got = [simple.get(timeout=10), simple.get(timeout=10)]
+    for message in got:
+        message.ack()
+print(json.dumps({"seen": seen, "got": [m.payload for m in got]}))
+"""
+
+
+def test_a_task_is_published_in_one_statement_committed_on_its_own(server_url: str) -> None:
+    """A command that queues a bot's turn or the scoring answers after the publish: one insert in
+    autocommit, where ``BEGIN``, the insert and ``COMMIT`` were three round trips."""
+    with fresh_database(server_url) as database:
+        url = f"{ALIAS}+{sqlalchemy_url(database)}"
+        done = subprocess.run(
+            [sys.executable, "-c", _PUBLISH, url, "kotlik"], cwd=ROOT, capture_output=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr.decode()
+        published = json.loads(done.stdout.decode().splitlines()[-1])
+    assert published == {"seen": [["INSERT", True]], "got": [{"first": 1}, {"second": 2}]}
