@@ -1,13 +1,14 @@
 """The game state as plain JSON data, and how each event changes it.
 
-``apply`` changes a state in place; :func:`evolve` (the interface's fold) applies it to a copy,
-and ``decide`` applies the events it emits to its own working copy so that later effects of one
-command see the earlier ones. Copies are two levels deep (:func:`clone`): every list and dict an
-event may change is copied, the static uid→card map is shared.
+``apply`` changes a state in place; :func:`evolve` (the interface's fold) applies it to a copy of
+what the event may change, and ``decide`` applies the events it emits to its own working copy so
+that later effects of one command see the earlier ones. Copies are two levels deep (:func:`clone`):
+every list and dict an event may change is copied, the static uid→card map is shared.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from games.skodakouzla.content import card, levels
@@ -21,10 +22,19 @@ SHOP_SIZE = 6
 
 def clone(state: State) -> State:
     """A copy deep enough that applying events to it leaves ``state`` alone."""
+    return _copy(state, range(len(state["players"])), shop=True)
+
+
+def _copy(state: State, seats: Iterable[int], *, shop: bool) -> State:
+    """``state`` with the players of ``seats``, the shop if ``shop``, and the small parts every
+    phase changes (pending, colour) copied two levels deep; the rest is shared."""
     new = dict(state)
-    new["players"] = [_clone_player(p) for p in state["players"]]
-    shop = state["shop"]
-    new["shop"] = {k: list(v) for k, v in shop.items()}
+    players = list(state["players"])
+    for seat in seats:
+        players[seat] = _clone_player(players[seat])
+    new["players"] = players
+    if shop:
+        new["shop"] = {k: list(v) for k, v in state["shop"].items()}
     new["pending"] = list(state["pending"])
     if state["colour"] is not None:
         new["colour"] = {"remove": state["colour"]["remove"], "promote": list(state["colour"]["promote"])}
@@ -369,4 +379,16 @@ def evolve(state: State | None, e: Event) -> State:
     """The state after ``e``; the input is left unchanged."""
     if state is None:
         return apply(None, e)
-    return apply(clone(state), e)
+    return apply(_copy_for(state, e), e)
+
+
+#: The events that change the shop; no other event touches it.
+_SHOP_EVENTS = frozenset({"ShopShuffled", "ShopRefilled", "CardBought", "ShopSwapped"})
+
+
+def _copy_for(state: State, e: Event) -> State:
+    """What ``e`` may change of ``state``, copied: of the players only the one of the seat ``e``
+    names (no event changes another), the shop only for its own events. A fold that copied every
+    player and the shop at every event spent most of its time copying."""
+    seat = e.get("seat")
+    return _copy(state, () if seat is None else (seat,), shop=e["type"] in _SHOP_EVENTS)
