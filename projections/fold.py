@@ -51,8 +51,8 @@ def state_at(conn: Connection[Any], game_id: UUID, game: ModuleType, at: int | N
     """The state at version ``at`` (``None``: the newest), from the newest snapshot at or before it.
 
     One statement reads the snapshot and the events after it: a cold load or a replay is one round
-    trip, which cost as much as decoding the snapshot. Of the events it reads only what a fold
-    needs; ``meta`` and the timestamps would cost a cold fold as much again to decode.
+    trip (a second one cost as much as decoding the snapshot). Of the events it reads only what a
+    fold needs; ``meta`` and the timestamps would cost a cold fold as much again to decode.
     """
     with conn.cursor(row_factory=tuple_row) as cur:
         rows = cur.execute(

@@ -51,7 +51,7 @@ def issue(conn: Connection[Any], game_id: UUID, seat: int) -> Issued:
 
 def remember(game_id: UUID, issued: Issued) -> None:
     """Know the seat of a token this process issued, once its game is committed: the first command
-    of each seat then reads no token, as every later one does not."""
+    of each seat then reads no token, as the later ones do not."""
     _keep((game_id, _digest(issued.token)), (issued.seat, issued.expires_at))
 
 
