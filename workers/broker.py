@@ -96,7 +96,24 @@ class Channel(sqlalchemy.Channel):
         ids = self.__dict__.setdefault("_queue_ids", {})
         if queue not in ids:
             ids[queue] = self._get_or_create(queue).id
+            self._done_reading()
         return int(ids[queue])
+
+    def _new_queue(self, queue: str, **kwargs: Any) -> None:
+        super()._new_queue(queue, **kwargs)
+        self._done_reading()
+
+    def _size(self, queue: str) -> int:
+        size = int(super()._size(queue))
+        self._done_reading()
+        return size
+
+    def _done_reading(self) -> None:
+        """End the transaction kombu's session began to read the queues. Nothing else would: a
+        process that only publishes (or only declared its queues, as ``prepare`` does) kept a
+        connection idle in a transaction for good, holding its locks on kombu's tables."""
+        if self.session.in_transaction():
+            self.session.commit()
 
     # kombu's virtual channel and its SQLAlchemy channel name the message differently.
     def _put(self, queue: str, message: Any, **kwargs: Any) -> None:  # type: ignore[override]

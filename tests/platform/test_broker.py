@@ -109,3 +109,34 @@ def test_a_task_is_published_in_one_statement_committed_on_its_own(server_url: s
         assert done.returncode == 0, done.stderr.decode()
         published = json.loads(done.stdout.decode().splitlines()[-1])
     assert published == {"seen": [["INSERT", True]], "got": [{"first": 1}, {"second": 2}]}
+
+
+#: Declares the queues and publishes, as a web process does, then prints the states of its
+#: connections to the database.
+_IDLE = """
+import json, sys, psycopg
+from kombu import Connection
+from workers.broker import prepare
+url, database, queue = sys.argv[1], sys.argv[2], sys.argv[3]
+prepare(url, queue)
+with Connection(url) as conn:
+    conn.SimpleQueue(queue).put({"hello": "broker"})
+    with psycopg.connect(database) as look:
+        states = look.execute(
+            "SELECT state FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+print(json.dumps(sorted({state for (state,) in states})))
+"""
+
+
+def test_a_process_that_declares_and_publishes_leaves_no_transaction_open(server_url: str) -> None:
+    """kombu reads the queues through a session that nothing commits: a web process that only
+    publishes kept a connection idle in a transaction, holding its locks on kombu's tables."""
+    with fresh_database(server_url) as database:
+        url = f"{ALIAS}+{sqlalchemy_url(database)}"
+        done = subprocess.run(
+            [sys.executable, "-c", _IDLE, url, database, "kotlik"], cwd=ROOT, capture_output=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr.decode()
+    assert json.loads(done.stdout.decode().splitlines()[-1]) == ["idle"]
