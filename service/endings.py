@@ -14,7 +14,7 @@ from service.auth import caller_seat
 from service.context import connection
 from service.feed import shown
 from service.games import created_answer
-from workers.relay import deliver
+from service.handover import after_answer
 
 blp = Blueprint("endings", __name__, url_prefix="/api/v1/games", description="Resign and rematch")
 _SEAT: list[dict[str, list[str]]] = [{"seat": []}, {"player": []}]
@@ -33,7 +33,7 @@ class Resign(MethodView):
             seat = caller_seat(conn, game_id, required=True)
             assert seat is not None
             played = commands.resign(conn, game_id, [seat], "resigned")
-            deliver(conn, played.queued)
+        after_answer(played.queued)
         events = shown(played.game, None, played.events, seat)
         return {"version": played.version, "events": events, "to_move": [], "over": True}
 
@@ -61,5 +61,5 @@ class Rematch(MethodView):
             created = commands.create_game(
                 conn, row.game, seats, dict(row.options), clock=row.clock, rematch_of=row.id
             )
-            deliver(conn, created.queued)
+        after_answer(created.queued)
         return created_answer(created)

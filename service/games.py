@@ -15,6 +15,7 @@ from psycopg import Connection
 
 import games
 from events import StoredEvent, read
+from events.outbox import Queued
 from projections import clocks, commands, lobby
 from projections.cache import CACHE
 from projections.fold import Folded, opening_version, state_at
@@ -24,8 +25,8 @@ from service.auth import caller_seat
 from service.context import connection, listener, long_polls
 from service.errors import NotFound
 from service.feed import public_options, shown, stream
+from service.handover import after_answer
 from service.polls import current_state, etag, is_version, state_body, tagged_version
-from workers.relay import deliver
 
 blp = Blueprint(
     "games",
@@ -76,7 +77,7 @@ class Games(MethodView):
             created = commands.create_game(
                 conn, body["game"], body["seats"], options, clock=clock, webhooks=body["webhooks"]
             )
-            deliver(conn, created.queued)
+        after_answer(created.queued)
         return created_answer(created)
 
     @blp.arguments(schemas.LobbyQuerySchema(), location="query")
@@ -246,7 +247,8 @@ class Commands(MethodView):
             seat = caller_seat(conn, game_id, required=True)
             assert seat is not None
             key = request.headers.get("Idempotency-Key")
-            payload, headers = play(conn, game_id, seat, body, key, listener().latest)
+            payload, headers, queued = play(conn, game_id, seat, body, key, listener().latest)
+        after_answer(queued)
         return bodies.answer(payload, 201, headers)
 
 
@@ -257,9 +259,10 @@ def play(
     body: dict[str, Any],
     key: str | None,
     newest: Callable[[UUID], int],
-) -> tuple[dict[str, Any], dict[str, str]]:
-    """Play ``body`` as ``seat`` and hand its work to the broker: ``POST /commands``' 201 body and
-    headers. ``newest`` is the listener's word on the game's newest version (``commands.play``)."""
+) -> tuple[dict[str, Any], dict[str, str], list[Queued]]:
+    """Play ``body`` as ``seat``: ``POST /commands``' 201 body and headers, and the work it
+    committed for the broker, to hand over once the answer is sent (:mod:`service.handover`).
+    ``newest`` is the listener's word on the game's newest version (``commands.play``)."""
     played = commands.play(
         conn,
         game_id,
@@ -270,7 +273,6 @@ def play(
         check=contract.check_command,
         newest=newest,
     )
-    deliver(conn, played.queued)
     rules = played.game.rules
     running = not rules.is_over(played.state)
     over = played.game.over or not running
@@ -283,7 +285,7 @@ def play(
     headers = etag(played.version)
     if played.replayed:
         headers["Idempotent-Replayed"] = "true"
-    return answer, headers
+    return answer, headers, played.queued
 
 
 @blp.route("/<uuid:game_id>/events")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import partial
 from http import HTTPStatus
 from typing import Any
@@ -27,15 +27,17 @@ from uuid import UUID
 
 from flask import Flask, Response
 
+from events.outbox import Queued
 from projections import lobby
 from projections.cache import CACHE
-from service import bodies, cors
+from service import bodies, cors, handover
 from service.auth import bearer_token, seat_of
 from service.games import legal_now, plain_command, play
 from service.polls import UUID_PATTERN, StartResponse, is_version
 from service.ratelimit import COUNTED
 
-Answer = tuple[int, bytes, dict[str, str]]
+#: Status, body, headers, and the committed work to hand to the broker once the body is sent.
+Answer = tuple[int, bytes, dict[str, str], Sequence[Queued]]
 
 
 class HotRoutes:
@@ -58,14 +60,14 @@ class HotRoutes:
             return self.app(environ, start_response)
         if isinstance(answer, Response):
             return answer(environ, start_response)
-        status, body, headers = answer
+        status, body, headers, queued = answer
         if self.cors is not None:
             headers = self.cors.annotated(headers, environ.get("HTTP_ORIGIN"))
         start_response(
             f"{status} {HTTPStatus(status).phrase.upper()}",
             [("Content-Type", "application/json"), ("Content-Length", str(len(body))), *headers.items()],
         )
-        return [body]
+        return handover.Then([body], partial(handover.send, self.pool, queued)) if queued else [body]
 
     def _answer(self, environ: dict[str, Any]) -> Answer | Response | None:
         found = self._path.fullmatch(environ.get("PATH_INFO", ""))
@@ -91,7 +93,7 @@ class HotRoutes:
         if seat is None:
             return None
         actions, headers = legal_now(row, folded, seat)
-        return 200, bodies.encode(actions), headers
+        return 200, bodies.encode(actions), headers, ()
 
     def _command(self, environ: dict[str, Any], game_id: UUID, token: str) -> Answer | Response | None:
         body = self._plain_body(environ)
@@ -103,10 +105,10 @@ class HotRoutes:
                 if seat is None:
                     return None
                 key = environ.get("HTTP_IDEMPOTENCY_KEY")
-                payload, headers = play(conn, game_id, seat, body, key, self.newest)
+                payload, headers, queued = play(conn, game_id, seat, body, key, self.newest)
         except Exception as error:  # every error gets the app's own answer
             return self._problem(environ, error)
-        return 201, bodies.encode(payload), headers
+        return 201, bodies.encode(payload), headers, queued
 
     def _plain_body(self, environ: dict[str, Any]) -> dict[str, Any] | None:
         """The body, if it is plainly a command in JSON within the app's bounds; the app can read it

@@ -16,7 +16,7 @@ from service.auth import caller_player
 from service.context import connection
 from service.errors import NotFound
 from service.games import summary
-from workers.relay import deliver
+from service.handover import after_answer
 
 blp = Blueprint(
     "players",
@@ -148,5 +148,5 @@ class Claim(MethodView):
                     if seat in row.to_move and not row.over:
                         turn = {"version": row.version, "to_move": row.to_move}
                         queued += notify.notify(conn, game_id, "your_turn", turn, [seat])
-            deliver(conn, queued)
+        after_answer(queued)
         return {"game_id": game_id, "seat": seat, "player": player.id}

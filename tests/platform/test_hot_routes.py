@@ -226,22 +226,38 @@ def test_an_error_while_playing_is_the_apps_problem_and_appends_nothing(
 
 
 @pytest.mark.parametrize("through", ["layer", "app"])
-def test_a_commands_work_for_the_bot_is_handed_to_the_broker_at_once(
-    app: Any, pool: Any, through: str
+def test_a_commands_work_for_the_bot_is_handed_to_the_broker_once_its_answer_is_sent(
+    app: Any, pool: Any, through: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The bot's turn a command queues is sent right after its commit, not left for the sweep."""
+    """The bot's turn a command queues is committed with it and sent when the server closes the
+    answer (after its last byte): not before, so the answer waits for no broker, and not left for
+    the sweep."""
+    import workers.relay
+
+    handed: list[list[Any]] = []
+    send = workers.relay.send
+    monkeypatch.setattr(workers.relay, "send", lambda task, args: (handed.append(args), send(task, args)))
     seats = [{"name": "Ann"}, {"name": "Bot", "bot": "default"}]
     for _ in range(20):  # a deal where the human moves first
-        game = Client(app).post("/api/v1/games", json={"game": GAME, "seats": seats}).json
+        with Client(app).post("/api/v1/games", json={"game": GAME, "seats": seats}) as created:
+            game = created.json
         if _to_move(app, game) == 0:
             break
     assert _to_move(app, game) == 0
     path = f"/api/v1/games/{game['id']}"
     client = Client(app) if through == "layer" else Client(_layer(app).app)
-    while _to_move(app, game) == 0:  # the human's whole turn, which may be several commands
+    while True:  # the human's whole turn, which may be several commands
         command = Client(app).get(f"{path}/actions", headers=_auth(game, 0)).json[0]
         played = client.post(f"{path}/commands", json=command, headers=_auth(game, 0))
         assert played.status_code == 201
+        if played.json["to_move"] != [0]:
+            break
+        played.close()
+    mine = [args for args in handed if args[0] == game["id"]]
+    assert not mine, "handed to the broker before the answer was sent"
+    played.close()
+    mine = [args for args in handed if args[0] == game["id"]]
+    assert mine and mine[-1][-1] <= played.json["version"], handed
     # The human's work alone (its version is the task's last argument): a worker of the session may
     # already be playing the bot's turn, whose own work it hands over after its own commit.
     with pool.connection() as conn:
