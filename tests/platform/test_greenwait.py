@@ -44,6 +44,15 @@ CHILD = textwrap.dedent(
         except psycopg.errors.QueryCanceled:
             found["cancelled"] = True
         found["after_an_error"] = conn.execute("SELECT 1").fetchone()
+
+        parked = []
+        ready = greenwait._ready
+        greenwait._ready = lambda *args: parked.append(args[2]) or ready(*args)
+        with conn.pipeline():
+            first = conn.execute("SELECT 1")
+            second = conn.execute("SELECT 2")
+        found["pipelined"] = [first.fetchone(), second.fetchone()]
+        found["parked_for_a_pipeline"] = parked
     print(json.dumps(found))
     """
 )
@@ -60,6 +69,10 @@ def test_psycopg_waits_on_the_hub_and_lets_other_greenlets_run(database_url: str
     assert found["heard_in_silence"] == [] and 0.15 <= found["silence_lasted"] < 2
     assert found["heard"] == ["hello"]
     assert found.get("cancelled") is True and found["after_an_error"] == [1]
+    # A pipeline parks at most once, for its results (1: reading); never to learn that its socket is
+    # writable (3: either way), which it is at once: each park is a pass of the hub's loop, on a
+    # busy process a wait behind every other request.
+    assert found["pipelined"] == [[1], [2]] and found["parked_for_a_pipeline"] in ([], [1])
 
 
 def test_an_unpatched_process_keeps_psycopg_s_own_wait() -> None:
