@@ -174,8 +174,8 @@ def read(conn: Connection[Any], game_id: UUID, after: int = 0, upto: int | None 
 def later(
     conn: Connection[Any], game_id: UUID, after: int = 0, upto: int | None = None
 ) -> Callable[[], list[StoredEvent]]:
-    """:func:`read`, asked now and answered when called: in a pipeline
-    (``conn.pipeline()``), the read shares its round trip with the statements that follow it."""
+    """:func:`read`, asked now and answered when called: in a pipeline (``conn.pipeline()``) whose
+    results are taken after it ends, the read shares one round trip with the statements around it."""
     cursor = conn.execute(
         f"SELECT {_COLUMNS} FROM events WHERE game_id = %s AND version > %s "
         "AND (%s::int IS NULL OR version <= %s::int) ORDER BY version",

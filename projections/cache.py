@@ -27,7 +27,7 @@ from psycopg import Connection
 
 from events import StoredEvent, read
 from events.store import later
-from projections.fold import Folded, fold, state_at
+from projections.fold import Folded, fold, newest_later, state_at
 from projections.lobby import GameRow
 
 #: How many of a game's newest events an entry keeps for streams and ``/events?after=``.
@@ -132,11 +132,14 @@ class StateCache:
         self,
         conn: Connection[Any],
         game_id: UUID,
-        read_row: Callable[[Connection[Any]], GameRow],
+        ask_row: Callable[[Connection[Any]], Callable[[], GameRow]],
         newest: Callable[[UUID], int] | None = None,
     ) -> tuple[GameRow, Folded]:
-        """The lobby row ``read_row`` reads and the state at its version, in one round trip for a
-        game in the cache: the events after the cached state are asked for in the same pipeline.
+        """The lobby row ``ask_row`` asks for (:func:`projections.lobby.later`) and the state at its
+        version, in one round trip: for a game in the cache, the events after the cached state are
+        asked for in the same pipeline; for one not in it, its newest snapshot and the events after
+        it (:meth:`_load`). Every result is taken after the pipeline, whose end is then its only
+        round trip.
 
         The events are asked for first, so none is newer than the row, though they may end before
         its version (a commit in between); then the state is brought forward as :meth:`state` does.
@@ -146,19 +149,39 @@ class StateCache:
         be newer after all (its notification still on its way), the tail is read after it.
         """
         entry = self.get(game_id)
-        if entry is None or (newest is not None and newest(game_id) <= entry.folded.version):
-            row = read_row(conn)
+        if entry is None:
+            return self._load(conn, game_id, ask_row)
+        if newest is not None and newest(game_id) <= entry.folded.version:
+            row = ask_row(conn)()
             return row, self.state(conn, game_id, row.rules, row.version)
         with conn.pipeline():
             tail = later(conn, game_id, after=entry.folded.version)
-            row = read_row(conn)
-        events = tail()
+            row_of = ask_row(conn)
+        events, row = tail(), row_of()
         if row.version == entry.folded.version:
             return row, entry.folded
         if row.version < entry.folded.version or not events or events[-1].version < row.version:
             return row, self.state(conn, game_id, row.rules, row.version)
         folded = Folded(fold(row.rules, (e.body() for e in events), entry.folded.state), row.version)
         self.put(game_id, folded, events)
+        return row, folded
+
+    def _load(
+        self,
+        conn: Connection[Any],
+        game_id: UUID,
+        ask_row: Callable[[Connection[Any]], Callable[[], GameRow]],
+    ) -> tuple[GameRow, Folded]:
+        """A game this process does not hold (one another process made or played, or one evicted):
+        its newest state and its lobby row in one round trip, the state asked first."""
+        with conn.pipeline():
+            folded_by = newest_later(conn, game_id)
+            row_of = ask_row(conn)
+        row = row_of()
+        folded = folded_by(row.rules)
+        if folded.version != row.version:  # a commit came between the two reads
+            return row, self.state(conn, game_id, row.rules, row.version)
+        self.put(game_id, folded)
         return row, folded
 
     def events(self, game_id: UUID, after: int, upto: int) -> list[StoredEvent] | None:

@@ -175,7 +175,7 @@ def play(
         with contextlib.suppress(errors.UniqueViolation, GameError, VersionConflict):
             return _decide(conn, hot.row, hot.folded, decision)
     try:
-        row, before = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id, secret=True))
+        row, before = CACHE.with_row(conn, game_id, partial(lobby.later, game_id=game_id, secret=True))
         if expected_version is not None and expected_version != row.version:
             raise VersionConflict(game_id, expected_version, row.version)
         if row.over:
@@ -239,7 +239,7 @@ def play_bot(
     redelivered task chooses the same command and the append at ``expected`` can succeed once.
     ``timed_out``: a human seat ran out of time, and the game's ``default`` bot moves for it.
     """
-    row, now = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id, secret=True))
+    row, now = CACHE.with_row(conn, game_id, partial(lobby.later, game_id=game_id, secret=True))
     name = TIMEOUT_BOT if timed_out else row.seats[seat]["bot"]
     if row.version != expected or row.over or seat not in row.to_move or not name:
         return None

@@ -6,7 +6,7 @@ folds the events after it, so deleting every snapshot changes nothing but speed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -24,7 +24,8 @@ PLATFORM = "kotlik."
 #: The newest usable snapshot (the row with no type) and the events after it, in version order.
 _SNAPSHOT_AND_TAIL = (
     "WITH snapshot AS (SELECT version, state FROM snapshots WHERE game_id = %(game)s "
-    "AND rules_version = %(rules)s AND (%(at)s::int IS NULL OR version <= %(at)s::int) "
+    "AND rules_version = coalesce(%(rules)s::int, (SELECT rules_version FROM games WHERE id = %(game)s)) "
+    "AND (%(at)s::int IS NULL OR version <= %(at)s::int) "
     "ORDER BY version DESC LIMIT 1) "
     "SELECT version, NULL AS type, state AS data FROM snapshot UNION ALL "
     "SELECT version, type, data FROM events WHERE game_id = %(game)s "
@@ -55,9 +56,24 @@ def state_at(conn: Connection[Any], game_id: UUID, game: ModuleType, at: int | N
     fold needs; ``meta`` and the timestamps would cost a cold fold as much again to decode.
     """
     with conn.cursor(row_factory=tuple_row) as cur:
-        rows = cur.execute(
-            _SNAPSHOT_AND_TAIL, {"game": game_id, "rules": game.INFO.rules_version, "at": at}
-        ).fetchall()
+        rows = cur.execute(_SNAPSHOT_AND_TAIL, _asked(game_id, game.INFO.rules_version, at)).fetchall()
+    return _folded(game, rows)
+
+
+def newest_later(conn: Connection[Any], game_id: UUID) -> Callable[[ModuleType], Folded]:
+    """The newest state, asked now and folded when called with the game's rules: in a pipeline
+    (``conn.pipeline()``), a cold load shares its round trip with the lobby read that names those
+    rules. Its snapshot is one of the rules version the lobby row records."""
+    cursor = conn.cursor(row_factory=tuple_row).execute(_SNAPSHOT_AND_TAIL, _asked(game_id, None, None))
+    return lambda game: _folded(game, cursor.fetchall())
+
+
+def _asked(game_id: UUID, rules: int | None, at: int | None) -> dict[str, Any]:
+    """The statement's parameters; ``rules`` ``None`` takes the lobby row's rules version."""
+    return {"game": game_id, "rules": rules, "at": at}
+
+
+def _folded(game: ModuleType, rows: list[tuple[Any, ...]]) -> Folded:
     if not rows:
         return Folded(None, 0)
     snapshot = rows[0][1] is None

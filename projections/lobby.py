@@ -7,6 +7,7 @@ to the row when the game is scored. Every read path gets ``seed=None`` until the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from types import ModuleType
@@ -118,6 +119,15 @@ def restore(conn: Connection[Any], row: GameRow) -> None:
 
 def get(conn: Connection[Any], game_id: UUID, *, lock: bool = False, secret: bool = False) -> GameRow:
     """A game's row; ``secret=True`` (for the code that decides only) joins in its seed."""
+    return later(conn, game_id, lock=lock, secret=secret)()
+
+
+def later(
+    conn: Connection[Any], game_id: UUID, *, lock: bool = False, secret: bool = False
+) -> Callable[[], GameRow]:
+    """:func:`get`, asked now and answered when called: in a pipeline (``conn.pipeline()``) whose
+    results are taken after it ends, the read shares one round trip with the statements around
+    it. (psycopg syncs for a result taken inside a pipeline, and again at its end: two.)"""
     if secret:
         sql = (
             f"SELECT {_SECRET_COLUMNS} FROM games g LEFT JOIN game_seeds s ON s.game_id = g.id "
@@ -125,10 +135,15 @@ def get(conn: Connection[Any], game_id: UUID, *, lock: bool = False, secret: boo
         )
     else:
         sql = f"SELECT {_COLUMNS} FROM games WHERE id = %s" + (" FOR UPDATE" if lock else "")
-    row = conn.execute(sql, (game_id,)).fetchone()
-    if row is None:
-        raise GameNotFound(game_id)
-    return GameRow(**row)
+    cursor = conn.execute(sql, (game_id,))
+
+    def answer() -> GameRow:
+        row = cursor.fetchone()
+        if row is None:
+            raise GameNotFound(game_id)
+        return GameRow(**row)
+
+    return answer
 
 
 def finish(

@@ -127,7 +127,7 @@ class State(MethodView):
         if at is None and known is not None and query.get("wait"):
             return _long_poll(game_id, known, query["wait"])
         with connection() as conn:
-            row, now = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id), listener().latest)
+            row, now = CACHE.with_row(conn, game_id, partial(lobby.later, game_id=game_id), listener().latest)
             seat = caller_seat(conn, game_id, required=False)
             if at is not None:
                 return _replay(conn, row, seat, at)
@@ -195,7 +195,7 @@ class Actions(MethodView):
         """The caller's legal commands now, each a body ready to POST to ``/commands``."""
         with connection() as conn:
             row, folded = CACHE.with_row(
-                conn, game_id, partial(lobby.get, game_id=game_id), listener().latest
+                conn, game_id, partial(lobby.later, game_id=game_id), listener().latest
             )
             seat = caller_seat(conn, game_id, required=False)
         actions, headers = legal_now(row, folded, seat)

@@ -86,7 +86,9 @@ class HotRoutes:
             return None
         try:
             with self.pool.connection() as conn:
-                row, folded = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id), self.newest)
+                row, folded = CACHE.with_row(
+                    conn, game_id, partial(lobby.later, game_id=game_id), self.newest
+                )
                 seat = seat_of(conn, game_id, token)
         except Exception:  # the app answers it with its problem: asking again changes nothing
             return None

@@ -112,7 +112,7 @@ class Rows:
         entry = CACHE.get(game_id)
         if entry is not None and entry.folded.version >= self.listener.latest(game_id):
             return lobby.get(conn, game_id)
-        row, _ = CACHE.with_row(conn, game_id, partial(lobby.get, game_id=game_id))
+        row, _ = CACHE.with_row(conn, game_id, partial(lobby.later, game_id=game_id))
         return row
 
     def _answering(self, game_id: UUID, known: int) -> GameRow | None:

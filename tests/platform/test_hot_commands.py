@@ -245,7 +245,11 @@ def test_a_cache_behind_the_database_is_brought_forward_with_the_row_it_is_read_
     with pool.connection() as conn:
 
         def at(version: int) -> Any:
-            return lambda c: replace(lobby.get(c, game_id), version=version)
+            def ask(c: Any) -> Any:
+                row_of = lobby.later(c, game_id)
+                return lambda: replace(row_of(), version=version)
+
+            return ask
 
         for version in (moved.version, moved.version, behind):  # behind it, at it, ahead of it
             row, folded = CACHE.with_row(conn, game_id, at(version), newest)
@@ -284,7 +288,7 @@ def test_a_cache_the_listener_finds_current_reads_the_lobby_row_alone(
     ``with_row`` asks for the row alone when the listener has heard of nothing newer than the cache."""
     with pool.connection() as conn:
         game_id, game, played = _new_game(conn)
-        read_row = partial(lobby.get, game_id=game_id)
+        read_row = partial(lobby.later, game_id=game_id)
 
         def no_pipeline() -> Any:
             raise AssertionError("the row and the events were read in a pipeline")
@@ -294,6 +298,80 @@ def test_a_cache_the_listener_finds_current_reads_the_lobby_row_alone(
         assert row.version == folded.version == played.version
         with pytest.raises(AssertionError, match="pipeline"):  # a newer version heard of: one round trip
             CACHE.with_row(conn, game_id, read_row, lambda _: played.version + 1)
+
+
+def _one_round_trip(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What broke a single round trip: a statement sent outside a pipeline, or a result taken
+    inside one (psycopg then syncs there, and again at the pipeline's end)."""
+    broken: list[str] = []
+
+    def watched(name: str) -> None:
+        method = getattr(psycopg.Cursor, name)
+        outside = name == "execute"
+
+        def wrapper(cursor: Any, *args: Any, **kwargs: Any) -> Any:
+            if (cursor.connection._pipeline is None) == outside:
+                broken.append(f"{name} {' '.join(str(args[0]).split()[:3]) if outside else ''}")
+            return method(cursor, *args, **kwargs)
+
+        monkeypatch.setattr(psycopg.Cursor, name, wrapper)
+
+    for name in ("execute", "fetchone", "fetchall"):
+        watched(name)
+    return broken
+
+
+def test_a_game_not_in_the_cache_is_loaded_with_its_row_in_one_round_trip(
+    pool: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game another process made or played: its newest state and its lobby row are asked for in
+    one pipeline and taken after it, and the state is the fold of its log under the row's rules."""
+    with pool.connection() as conn:
+        game_id, game, played = _new_game(conn)
+        played = _turn(conn, game_id, game, played)
+    CACHE.clear()
+    broken = _one_round_trip(monkeypatch)
+    with pool.connection() as conn:
+        row, folded = CACHE.with_row(conn, game_id, partial(lobby.later, game_id=game_id))
+    monkeypatch.undo()
+    assert broken == []
+    assert row.version == folded.version == played.version
+    with pool.connection() as conn:
+        assert folded.state == state_at(conn, game_id, game).state == played.state
+
+
+def test_a_cached_game_another_process_moved_is_brought_forward_in_one_round_trip(
+    pool: Any, stale_game: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The row and the events after the cached state: one pipeline, its results taken after it."""
+    game_id, moved = stale_game["id"], stale_game["moved"]
+    broken = _one_round_trip(monkeypatch)
+    with pool.connection() as conn:
+        row, folded = CACHE.with_row(conn, game_id, partial(lobby.later, game_id=game_id))
+    monkeypatch.undo()
+    assert broken == []
+    assert row.version == folded.version == moved.version
+
+
+def test_a_game_loaded_while_another_process_moves_it_has_the_state_of_its_row(pool: Any) -> None:
+    """The state is asked for before the row, so a move committed in between leaves the row newer:
+    the state is then brought to the row's version."""
+    with pool.connection() as conn:
+        game_id, game, played = _new_game(conn)
+    CACHE.clear()
+
+    def moved_meanwhile(conn: Any) -> Any:
+        with pool.connection() as other:
+            seat = game.to_move(played.state)[0]
+            commands.play(other, game_id, seat, _first_action(game, played.state, seat))
+            CACHE.clear()  # as another process would: this one has heard of nothing
+            row = lobby.get(other, game_id)
+        return lambda: row
+
+    with pool.connection() as conn:
+        row, folded = CACHE.with_row(conn, game_id, moved_meanwhile)
+        assert row.version == folded.version > played.version
+        assert folded.state == state_at(conn, game_id, game).state
 
 
 def test_a_new_games_first_command_of_each_seat_is_its_write_alone(

@@ -12,7 +12,7 @@ from psycopg.types.json import Jsonb
 import games
 from events import read
 from projections import commands, lobby
-from projections.fold import SNAPSHOT_EVERY, Folded, fold, state_at
+from projections.fold import SNAPSHOT_EVERY, Folded, fold, newest_later, state_at
 
 
 def test_deleting_every_snapshot_changes_no_view(live_url: str, pool: Any) -> None:
@@ -68,6 +68,11 @@ def test_a_fold_starts_from_the_newest_snapshot_of_its_own_rules(pool: Any) -> N
             folded = state_at(conn, game_id, rules, version)
             return Folded(_plain(folded.state), folded.version)
 
+        def newest() -> Folded:
+            """The pipelined cold load's form, which takes the rules version from the lobby row."""
+            folded = newest_later(conn, game_id)(rules)
+            return Folded(_plain(folded.state), folded.version)
+
         versions = [1, at - 1, at, at + 1, row.version]
         assert [loaded(v) for v in versions] == [truth(v) for v in versions]
         assert loaded(None) == truth(row.version)
@@ -80,9 +85,16 @@ def test_a_fold_starts_from_the_newest_snapshot_of_its_own_rules(pool: Any) -> N
         assert loaded(at) == Folded(planted, at)
         assert loaded(at + 1) == Folded(_plain(rules.evolve(planted, events[at].body())), at + 1)
         assert loaded(at - 1) == truth(at - 1)
+        marked = {**truth(at).state, "planted": True}  # evolve carries it along: a copy of the dict
+        conn.execute(
+            "UPDATE snapshots SET state = %s WHERE game_id = %s AND version = %s",
+            (Jsonb(marked), game_id, at),
+        )
+        assert newest() == Folded({**truth(row.version).state, "planted": True}, row.version)
 
         conn.execute(
             "UPDATE snapshots SET rules_version = rules_version + 1 WHERE game_id = %s AND version = %s",
             (game_id, at),
         )
         assert loaded(at) == truth(at)
+        assert newest() == truth(row.version)
