@@ -321,6 +321,16 @@ def _one_round_trip(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return broken
 
 
+def _with_row_in_one_round_trip(pool: Any, game_id: UUID, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """``CACHE.with_row`` of the game, checked to have made one round trip."""
+    broken = _one_round_trip(monkeypatch)
+    with pool.connection() as conn:
+        row, folded = CACHE.with_row(conn, game_id, partial(lobby.later, game_id=game_id))
+    monkeypatch.undo()
+    assert broken == []
+    return row, folded
+
+
 def test_a_game_not_in_the_cache_is_loaded_with_its_row_in_one_round_trip(
     pool: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -330,11 +340,7 @@ def test_a_game_not_in_the_cache_is_loaded_with_its_row_in_one_round_trip(
         game_id, game, played = _new_game(conn)
         played = _turn(conn, game_id, game, played)
     CACHE.clear()
-    broken = _one_round_trip(monkeypatch)
-    with pool.connection() as conn:
-        row, folded = CACHE.with_row(conn, game_id, partial(lobby.later, game_id=game_id))
-    monkeypatch.undo()
-    assert broken == []
+    row, folded = _with_row_in_one_round_trip(pool, game_id, monkeypatch)
     assert row.version == folded.version == played.version
     with pool.connection() as conn:
         assert folded.state == state_at(conn, game_id, game).state == played.state
@@ -345,11 +351,7 @@ def test_a_cached_game_another_process_moved_is_brought_forward_in_one_round_tri
 ) -> None:
     """The row and the events after the cached state: one pipeline, its results taken after it."""
     game_id, moved = stale_game["id"], stale_game["moved"]
-    broken = _one_round_trip(monkeypatch)
-    with pool.connection() as conn:
-        row, folded = CACHE.with_row(conn, game_id, partial(lobby.later, game_id=game_id))
-    monkeypatch.undo()
-    assert broken == []
+    row, folded = _with_row_in_one_round_trip(pool, game_id, monkeypatch)
     assert row.version == folded.version == moved.version
 
 
