@@ -8,12 +8,13 @@ A body that is not sent as JSON to an operation that takes JSON is refused (415)
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, current_app, g, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
+
+from service import settings
 
 #: Bytes of body read at most, unless ``KOTLIK_MAX_BODY`` says otherwise.
 MAX_BODY = 256 * 1024
@@ -27,14 +28,7 @@ _WITH_BODY = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 def max_body(config: Mapping[str, Any]) -> int:
     """``KOTLIK_MAX_BODY`` from the app's config, else the environment, else :data:`MAX_BODY`."""
-    value = config.get("KOTLIK_MAX_BODY", os.environ.get("KOTLIK_MAX_BODY", MAX_BODY))
-    try:
-        size = int(value)
-    except ValueError:
-        raise ValueError(f"KOTLIK_MAX_BODY must be a number of bytes, not {value!r}") from None
-    if size <= 0:
-        raise ValueError(f"KOTLIK_MAX_BODY must be positive, not {size}")
-    return size
+    return settings.positive(config, "KOTLIK_MAX_BODY", MAX_BODY, "bytes")
 
 
 def check_json(value: Any, limit: int = MAX_DEPTH) -> None:
