@@ -97,15 +97,15 @@ def _statement(write: Write) -> str:
         parts.append(f"snapshot AS ({_SNAPSHOT})")
     if write.key is not None:
         parts.append(f"key AS ({_KEY})")
-    noticed = ""
-    if write.notice is not None:
-        parts.append(notify.deliveries(_ADVANCED))
-        noticed = f"UNION ALL {notify.DELIVERED_TASKS}"
-    parts.append(f"queued AS ({_QUEUE} {noticed} RETURNING id, task, args)")
-    return (
-        "WITH " + ", ".join(parts) + " SELECT 'event', version, recorded_at, position, NULL, NULL "
-        "FROM appended UNION ALL SELECT 'queued', NULL, NULL, id, task, args FROM queued"
-    )
+    answer = "SELECT 'event', version, recorded_at, position, NULL, NULL FROM appended"
+    if write.work or write.notice is not None:
+        noticed = ""
+        if write.notice is not None:
+            parts.append(notify.deliveries(_ADVANCED))
+            noticed = f"UNION ALL {notify.DELIVERED_TASKS}"
+        parts.append(f"queued AS ({_QUEUE} {noticed} RETURNING id, task, args)")
+        answer += " UNION ALL SELECT 'queued', NULL, NULL, id, task, args FROM queued"
+    return "WITH " + ", ".join(parts) + " " + answer
 
 
 _ADVANCE = """
