@@ -38,7 +38,8 @@ def _web_command(host: str, port: int, workers: int) -> list[str]:
     connections over them. On one shared socket, whichever worker woke first took a whole burst of
     them: 16 clients that connected at once were served 17 connections to 2, by one worker at
     one core's limit while the other idled. On its own socket a worker accepts a burst at once
-    (:mod:`service.webworker`).
+    (:mod:`service.webworker`), and one holding more than its share of the keep-alive connections
+    lets some go (:mod:`service.balance`).
     """
     command = [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers)]
     command += ["--worker-class", "service.webworker.Worker", "--worker-connections", str(WEB_CONNECTIONS)]

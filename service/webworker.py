@@ -24,6 +24,8 @@ from typing import Any
 from gevent.server import StreamServer
 from gunicorn.workers import ggevent
 
+from service.balance import ConnectionTable
+
 
 class BurstServer(StreamServer):  # type: ignore[misc]
     """gevent's stream server, accepting as many waiting connections per wake-up as gevent's
@@ -40,9 +42,34 @@ class BurstServer(StreamServer):  # type: ignore[misc]
 
 class Worker(ggevent.GeventWorker):  # type: ignore[misc]
     """gunicorn's gevent worker; on a socket of its own, it serves it with :class:`BurstServer`,
-    and it writes each response through a :class:`ResponseSocket`."""
+    keeps its share of the connections (:mod:`service.balance`), and it writes each response
+    through a :class:`ResponseSocket`."""
+
+    #: The workers' connections, when each has a socket of its own (made in the master).
+    table: ConnectionTable | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)  # in gunicorn's master, before the fork
+        if Worker.table is None and self.cfg.reuse_port and self.cfg.workers > 1:
+            Worker.table = ConnectionTable()
+
+    def init_process(self) -> None:
+        if self.table is not None:
+            self.table.join()
+        super().init_process()
+
+    def handle(self, listener: Any, client: Any, addr: Any) -> None:
+        if self.table is None:
+            return super().handle(listener, client, addr)
+        self.table.opened()
+        try:
+            super().handle(listener, client, addr)
+        finally:
+            self.table.closed(client)
 
     def handle_request(self, listener_name: str, req: Any, sock: Any, addr: Any) -> Any:
+        if self.table is not None and self.table.let_go(sock):
+            req.must_close = True  # gunicorn answers with ``Connection: close`` and closes
         response = ResponseSocket(sock)
         try:
             return super().handle_request(listener_name, req, response, addr)
