@@ -88,13 +88,17 @@ def test_a_burst_of_connections_is_spread_over_the_workers(broker: dict[str, str
                 sock.sendall(b"GET /health HTTP/1.1\r\nHost: kotlik\r\n\r\n")
             heads = [_read_until(s, b"\r\n\r\n", 30) for s in clients]
             assert all(h.startswith(b"HTTP/1.1 200") for h in heads)
-            mine = {s.getsockname() for s in clients}
-            held = [sum(1 for c in w.net_connections("tcp") if c.raddr in mine) for w in workers]
+            # a worker over its share may let one go (the test below): it closes, it is not held
+            kept = {
+                s.getsockname()
+                for s, h in zip(clients, heads, strict=True)
+                if b"\r\nconnection: close" not in h.lower()
+            }
+            held = [sum(1 for c in w.net_connections("tcp") if c.raddr in kept) for w in workers]
         finally:
             for sock in clients:
                 sock.close()
-    # a worker over its share may have let a connection or two go (the test below)
-    assert sum(held) + sum(b"\r\nconnection: close" in h.lower() for h in heads) == BURST
+    assert sum(held) == len(kept) >= BURST * 9 // 10
     assert min(held) >= BURST // 5, held  # a fair split is 20:20; one socket for both gave 40:0
 
 
