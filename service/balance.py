@@ -2,9 +2,10 @@
 
 Each web process listens on a socket of its own (``SO_REUSEPORT``), so the kernel hashes every new
 connection to one of them, and a keep-alive connection stays with its process for its whole life.
-Clients that keep a few connections open may find them split unevenly: fifty benchmark clients
-were split 29 to 22 as often as 25 to 26, and the busier process's clients waited longer (the p99
-of fifty unpaced clients fell by 6 to 9 % once their connections were spread evenly). So each
+Clients that keep a few connections open may find them split unevenly: fifty benchmark clients'
+connections were split from 25 and 26 to 29 and 22 in five runs, and the busier process's clients
+waited longer (the p99 of fifty unpaced clients fell by 6 to 9 % once their connections were
+spread evenly). So each
 process counts its open connections in memory that gunicorn's master shares with all its workers,
 and a process that holds more than its share lets connections go, one for each it holds over,
 after their answers (``Connection: close``): the client's next connection is hashed anew.

@@ -126,7 +126,7 @@ def test_keep_alive_connections_end_evenly_spread_over_the_workers(
     broker: dict[str, str], tmp_path: Path
 ) -> None:
     """The kernel hashes each new connection to a worker, and a keep-alive connection stays with it:
-    200 clients are as likely split 108 to 92 as evenly. A worker over its share answers some with
+    200 clients are split evenly one time in 18. A worker over its share answers some with
     ``Connection: close``; each client connects again and is hashed anew, until the split is even."""
     with web_process(environment(**broker), tmp_path / "web.log", workers=2) as (web, process):
         port = int(web.base.rsplit(":", 1)[1])
