@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import psutil
 import pytest
 from httpclient import Client, create
 from processes import descendants, environment, kotlik_web, web_process
@@ -74,13 +75,23 @@ def test_short_requests_flow_while_streams_and_long_polls_wait(web: Client) -> N
 BURST = 40
 
 
+def _gunicorn_workers(pid: int) -> list[psutil.Process]:
+    """The gunicorn workers under ``kotlik web`` (``pid``), not their master."""
+    gunicorn = [p for p in descendants(pid) if "gunicorn" in " ".join(p.cmdline())]
+    return [p for p in gunicorn if p.ppid() in {g.pid for g in gunicorn}]
+
+
+def _held(workers: list[psutil.Process], clients: set[tuple[str, int]]) -> list[int]:
+    """How many of the ``clients``' connections (their local addresses) each worker holds."""
+    return [sum(1 for c in w.net_connections("tcp") if c.raddr in clients) for w in workers]
+
+
 def test_a_burst_of_connections_is_spread_over_the_workers(broker: dict[str, str], tmp_path: Path) -> None:
     """Clients that connect at once (a page of tabs, a load balancer's pool) are served by every
     worker, not queued behind the one that woke first."""
     with web_process(environment(**broker), tmp_path / "web.log", workers=2) as (web, process):
         port = int(web.base.rsplit(":", 1)[1])
-        gunicorn = [p for p in descendants(process.pid) if "gunicorn" in " ".join(p.cmdline())]
-        workers = [p for p in gunicorn if p.ppid() in {g.pid for g in gunicorn}]  # not the master
+        workers = _gunicorn_workers(process.pid)
         assert len(workers) == 2
         clients = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(BURST)]
         try:
@@ -94,7 +105,7 @@ def test_a_burst_of_connections_is_spread_over_the_workers(broker: dict[str, str
                 for s, h in zip(clients, heads, strict=True)
                 if b"\r\nconnection: close" not in h.lower()
             }
-            held = [sum(1 for c in w.net_connections("tcp") if c.raddr in kept) for w in workers]
+            held = _held(workers, kept)
         finally:
             for sock in clients:
                 sock.close()
@@ -130,8 +141,7 @@ def test_keep_alive_connections_end_evenly_spread_over_the_workers(
     ``Connection: close``; each client connects again and is hashed anew, until the split is even."""
     with web_process(environment(**broker), tmp_path / "web.log", workers=2) as (web, process):
         port = int(web.base.rsplit(":", 1)[1])
-        gunicorn = [p for p in descendants(process.pid) if "gunicorn" in " ".join(p.cmdline())]
-        workers = [p for p in gunicorn if p.ppid() in {g.pid for g in gunicorn}]
+        workers = _gunicorn_workers(process.pid)
         clients = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(SPREAD)]
         splits, told = [], 0
         try:
@@ -146,8 +156,7 @@ def test_keep_alive_connections_end_evenly_spread_over_the_workers(
                 for i in closing:
                     clients[i].close()
                     clients[i] = socket.create_connection(("127.0.0.1", port), timeout=30)
-                mine = {s.getsockname() for s in clients}
-                splits.append([sum(1 for c in w.net_connections("tcp") if c.raddr in mine) for w in workers])
+                splits.append(_held(workers, {s.getsockname() for s in clients}))
                 if not closing and max(splits[-1]) - min(splits[-1]) <= 1:
                     break
         finally:
