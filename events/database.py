@@ -81,12 +81,19 @@ CONNECT_TIMEOUT = 5
 RECONNECT_SECONDS = CONNECT_TIMEOUT
 
 
-def create_pool(url: str | None = None, *, min_size: int = 1, max_size: int = 10) -> ConnectionPool:
-    """A connection pool whose rows are dicts; opened and waited for, so errors surface at start.
+def create_pool(
+    url: str | None = None,
+    *,
+    min_size: int = 1,
+    max_size: int = 10,
+    kind: type[ConnectionPool] = ConnectionPool,
+) -> ConnectionPool:
+    """A connection pool (of ``kind``) whose rows are dicts; opened and waited for, so errors
+    surface at start.
 
     Without ``url`` it connects as the service role (:mod:`events.privileges`).
     """
-    pool = ConnectionPool(
+    pool = kind(
         url or privileges.service_url(database_url()),
         min_size=min_size,
         max_size=max_size,

@@ -17,6 +17,7 @@ from service import (
     cors,
     errors,
     game_docs,
+    greenpool,
     hot,
     limits,
     polls,
@@ -80,8 +81,11 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     app.config.update(config)
     app.json = FastJSON(app)
     connections = settings.positive(config, "KOTLIK_DB_CONNECTIONS", REQUESTS_POOL, "connections")
-    app.extensions["kotlik.pool"] = pool or create_pool(max_size=connections)
-    app.extensions["kotlik.watchers_pool"] = watchers = create_pool(database_url(app), max_size=WATCHERS_POOL)
+    kind = greenpool.pool_class()
+    app.extensions["kotlik.pool"] = pool or create_pool(max_size=connections, kind=kind)
+    app.extensions["kotlik.watchers_pool"] = watchers = create_pool(
+        database_url(app), max_size=WATCHERS_POOL, kind=kind
+    )
     app.extensions["kotlik.listener"] = listener = Listener(database_url(app)).start()
     rows = Rows(listener, watchers.connection)
     listener.follow(rows.heard)
