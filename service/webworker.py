@@ -13,6 +13,9 @@ kernel for the socket's buffer size before each: every short answer (a command's
 long-poll's state) cost four system calls and reached the client as two segments, each waking
 it. The worker hands gunicorn the client's socket as :class:`ResponseSocket`, which sends the head
 together with what follows it, in one plain send.
+
+gunicorn reads its settings many times a request, each read a lookup by name; once forked, the
+worker reads them through :class:`SettledConfig`, which keeps what it has read.
 """
 
 from __future__ import annotations
@@ -43,10 +46,12 @@ class BurstServer(StreamServer):  # type: ignore[misc]
 class Worker(ggevent.GeventWorker):  # type: ignore[misc]
     """gunicorn's gevent worker; on a socket of its own, it serves it with :class:`BurstServer`,
     keeps its share of the connections (:mod:`service.balance`), and it writes each response
-    through a :class:`ResponseSocket`."""
+    through a :class:`ResponseSocket`, reading its settings through a :class:`SettledConfig`."""
 
     #: The workers' connections, when each has a socket of its own (made in the master).
     table: ConnectionTable | None = None
+    #: gunicorn's settings: its ``Config`` in the master, a :class:`SettledConfig` once forked.
+    cfg: Any
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)  # in gunicorn's master, before the fork
@@ -54,6 +59,7 @@ class Worker(ggevent.GeventWorker):  # type: ignore[misc]
             Worker.table = ConnectionTable()
 
     def init_process(self) -> None:
+        self.cfg = SettledConfig(self.cfg)
         if self.table is not None:
             self.table.join()
         super().init_process()
@@ -80,6 +86,24 @@ class Worker(ggevent.GeventWorker):  # type: ignore[misc]
         if self.cfg.reuse_port and hasattr(socket, "SO_REUSEPORT"):  # as gunicorn's arbiter asks
             ggevent.StreamServer = BurstServer  # gunicorn makes its servers in run(), by this name
         return super().run()
+
+
+class SettledConfig:
+    """gunicorn's settings as a forked worker reads them: each looked up once.
+
+    gunicorn's ``Config`` finds a setting by name at every read, once Python's own lookup has
+    failed (``__getattr__``), and a request reads about 25 (its limits, the forwarded headers'
+    trust, the hooks, keep-alive). Nothing changes the settings of a running worker: a reload
+    forks new ones.
+    """
+
+    def __init__(self, config: Any) -> None:
+        self._config = config
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._config, name)
+        setattr(self, name, value)
+        return value
 
 
 class ResponseSocket:

@@ -1,11 +1,12 @@
-"""The web worker accepts, in one wake-up, every connection waiting on its own socket, and writes
-a short answer in one piece."""
+"""The web worker accepts, in one wake-up, every connection waiting on its own socket, writes a
+short answer in one piece, and reads each of gunicorn's settings once."""
 
 from __future__ import annotations
 
 import os
 import socket
 import threading
+from collections import Counter
 from typing import Any
 
 import gevent
@@ -15,7 +16,7 @@ from gunicorn.config import Config
 from gunicorn.glogging import Logger
 from gunicorn.http.parser import RequestParser
 
-from service.webworker import BurstServer, Worker
+from service.webworker import BurstServer, SettledConfig, Worker
 
 BURST = 20
 
@@ -182,3 +183,23 @@ def test_a_file_follows_its_head(tmp_path: Any) -> None:
     assert writes[1:] == [b"<file>"]
     assert writes[0].startswith(b"HTTP/1.1 200 OK\r\n")
     assert read == writes[0] + b"<svg/>"
+
+
+def test_a_worker_reads_each_of_gunicorns_settings_once() -> None:
+    config = Config()
+    config.set("keepalive", 7)
+    config.set("forwarded_allow_ips", "10.0.0.0/8")
+    reads: Counter[str] = Counter()
+
+    class Counted:
+        """gunicorn's settings, counting the reads that reach them."""
+
+        def __getattr__(self, name: str) -> Any:
+            reads[name] += 1
+            return getattr(config, name)
+
+    settled = SettledConfig(Counted())
+    assert [settled.keepalive, settled.keepalive] == [7, 7]
+    assert settled.forwarded_allow_networks() == config.forwarded_allow_networks()
+    assert not settled.is_ssl
+    assert reads == {"keepalive": 1, "forwarded_allow_networks": 1, "is_ssl": 1}
