@@ -3,8 +3,8 @@
 psycopg_pool is written for threads: a request that finds every connection taken waits on a
 condition variable, with a lock taken around each step, and under gevent each of those is a
 greenlet parking on the hub and being woken again. On a busy web process that is most requests:
-25 greenlets sharing 5 connections, each taking one for a ``SELECT 1``, spent 64–71 µs of CPU a
-round trip through psycopg_pool alone and 45–52 µs waiting in a :class:`Line` first, which lets
+25 greenlets sharing 5 connections, each taking one for a ``SELECT 1``, spent 70–75 µs of CPU a
+round trip through psycopg_pool alone and 49 µs waiting in a :class:`Line` first, which lets
 through only as many requests as there are connections, so that psycopg_pool always has one
 ready.
 
