@@ -126,8 +126,7 @@ def create_game(
         row = lobby.get(conn, new_id)
     # Known here from now on, as a command of this process would leave them: the game's first
     # commands read neither their seat nor the game.
-    for token in issued:
-        tokens.remember(new_id, token)
+    tokens.remember(new_id, issued)
     CACHE.put(new_id, after, stored, row=replace(row, seed=seed))
     return Created(row, {token.seat: token.token for token in issued}, queued, hooks)
 

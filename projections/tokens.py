@@ -9,8 +9,10 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -49,40 +51,69 @@ def issue(conn: Connection[Any], game_id: UUID, seat: int) -> Issued:
     return Issued(seat, token, row["expires_at"])
 
 
-def remember(game_id: UUID, issued: Issued) -> None:
-    """Know the seat of a token this process issued, once its game is committed: the first command
-    of each seat then reads no token, as the later ones do not."""
-    _keep((game_id, _digest(issued.token)), (issued.seat, issued.expires_at))
+def remember(game_id: UUID, issued: Sequence[Issued]) -> None:
+    """Know the seats of the tokens this process issued for a new game, once it is committed: the
+    first command of each seat then reads no token, as the later ones do not."""
+    _keep(game_id, {_digest(i.token): (i.seat, i.expires_at) for i in issued})
+
+
+def held(game_id: UUID) -> bool:
+    """Whether this process knows the game's tokens, so that no seat of it costs a read."""
+    return game_id in _KNOWN
 
 
 def seat_for(conn: Connection[Any], game_id: UUID, token: str) -> int | None:
     """The seat ``token`` holds in ``game_id``, or ``None`` for a token of no seat of this game.
 
-    A token holds the same seat until it expires, so a seat once found is kept in memory and the
-    next request with that token reads nothing (were tokens ever revoked, this would have to go).
+    Raises :class:`TokenExpired` for a seat token whose time is up.
     """
-    key = (game_id, _digest(token))
-    known = _KNOWN.get(key)
+    return later(conn, game_id, token)()
+
+
+def later(conn: Connection[Any], game_id: UUID, token: str) -> Callable[[], int | None]:
+    """:func:`seat_for`, asked now and answered when called: in a pipeline, the read shares one
+    round trip with the statements around it.
+
+    A game's tokens are all issued with it and never change, so the first read takes every seat's
+    and keeps them in memory: later requests of any seat, and those with a player key, read none.
+    """
+    digest = _digest(token)
+    known = _KNOWN.get(game_id)
+    if known is not None:
+        return partial(_valid, known.get(digest))
+    cursor = conn.execute(
+        "SELECT token_hash, seat, expires_at FROM seat_tokens WHERE game_id = %s", (game_id,)
+    )
+
+    def answer() -> int | None:
+        found = {bytes(r["token_hash"]): (int(r["seat"]), r["expires_at"]) for r in cursor.fetchall()}
+        if found:  # none: no such game, or no human seat; nothing worth keeping either way
+            _keep(game_id, found)
+        return _valid(found.get(digest))
+
+    return answer
+
+
+def clear() -> None:
+    """Forget every game's tokens, as a restart does."""
+    _KNOWN.clear()
+
+
+def _valid(known: tuple[int, datetime] | None) -> int | None:
     if known is None:
-        row = conn.execute(
-            "SELECT seat, expires_at FROM seat_tokens WHERE game_id = %s AND token_hash = %s", key
-        ).fetchone()
-        if row is None:
-            return None
-        known = (int(row["seat"]), row["expires_at"])
-        _keep(key, known)
+        return None
     seat, expires_at = known
     if expires_at <= datetime.now(UTC):
         raise TokenExpired("the seat token has expired")
     return seat
 
 
-def _keep(key: tuple[UUID, bytes], known: tuple[int, datetime]) -> None:
-    _KNOWN[key] = known
-    if len(_KNOWN) > KNOWN_TOKENS:
+def _keep(game_id: UUID, seats: dict[bytes, tuple[int, datetime]]) -> None:
+    _KNOWN[game_id] = seats
+    if len(_KNOWN) > KNOWN_GAMES:
         _KNOWN.pop(next(iter(_KNOWN)), None)
 
 
-#: How many (game, token) → seat answers each process keeps; the oldest go first.
-KNOWN_TOKENS = 20_000
-_KNOWN: dict[tuple[UUID, bytes], tuple[int, datetime]] = {}
+#: Of how many games each process keeps the tokens (token digest → seat, expiry); the oldest go first.
+KNOWN_GAMES = 10_000
+_KNOWN: dict[UUID, dict[bytes, tuple[int, datetime]]] = {}

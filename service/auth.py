@@ -3,6 +3,7 @@ spectator, or a player."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -10,6 +11,8 @@ from flask import request
 from psycopg import Connection
 
 from projections import lobby, players, tokens
+from projections.cache import CACHE
+from projections.fold import Folded
 from service.errors import Unauthorized
 
 
@@ -38,6 +41,30 @@ def seat_of(conn: Connection[Any], game_id: UUID, token: str) -> int | None:
     """
     seat = tokens.seat_for(conn, game_id, token)
     return players.seat_in(conn, game_id, token) if seat is None else seat
+
+
+def seat_and_game(
+    conn: Connection[Any], game_id: UUID, token: str, newest: Callable[[UUID], int] | None = None
+) -> tuple[int | None, lobby.GameRow, Folded]:
+    """:func:`seat_of`, with the game's lobby row and state in the same round trip.
+
+    A game this process holds no row of is read with its seed and kept whole, so that a command
+    after this, the seat's first here included, writes alone (:func:`projections.commands.play`).
+    ``newest`` is as for :meth:`projections.cache.StateCache.with_row`.
+    """
+    hot = CACHE.get(game_id)
+    whole = hot is None or hot.row is None
+    asked: list[Callable[[], int | None]] = []
+
+    def ask_row(conn: Connection[Any]) -> Callable[[], lobby.GameRow]:
+        asked.append(tokens.later(conn, game_id, token))
+        return lobby.later(conn, game_id, secret=whole)
+
+    row, folded = CACHE.with_row(conn, game_id, ask_row, newest)
+    if whole:
+        CACHE.put(game_id, folded, row=row)
+    seat = asked[0]()
+    return (players.seat_in(conn, game_id, token) if seat is None else seat), row, folded
 
 
 def caller_seat(conn: Connection[Any], game_id: UUID, *, required: bool) -> int | None:

@@ -28,10 +28,10 @@ from uuid import UUID
 from flask import Flask, Response
 
 from events.outbox import Queued
-from projections import lobby
+from projections import tokens
 from projections.cache import CACHE
 from service import bodies, cors, handover
-from service.auth import bearer_token, seat_of
+from service.auth import bearer_token, seat_and_game, seat_of
 from service.games import legal_now, plain_command, play
 from service.polls import UUID_PATTERN, StartResponse, is_version
 from service.ratelimit import COUNTED
@@ -86,10 +86,7 @@ class HotRoutes:
             return None
         try:
             with self.pool.connection() as conn:
-                row, folded = CACHE.with_row(
-                    conn, game_id, partial(lobby.later, game_id=game_id), self.newest
-                )
-                seat = seat_of(conn, game_id, token)
+                seat, row, folded = seat_and_game(conn, game_id, token, self.newest)
         except Exception:  # the app answers it with its problem: asking again changes nothing
             return None
         if seat is None:
@@ -103,7 +100,10 @@ class HotRoutes:
             return None
         try:
             with self.pool.connection() as conn:
-                seat = seat_of(conn, game_id, token)
+                if tokens.held(game_id) or CACHE.get(game_id) is not None:
+                    seat = seat_of(conn, game_id, token)
+                else:  # the game's first request here: its seat and its state in one round trip
+                    seat = seat_and_game(conn, game_id, token)[0]
                 if seat is None:
                     return None
                 key = environ.get("HTTP_IDEMPOTENCY_KEY")

@@ -19,10 +19,10 @@ from psycopg.types.json import Jsonb
 
 from events import NewEvent
 from games.interface import NotYourTurn
-from projections import commands, lobby, notify, players, writes
+from projections import commands, lobby, notify, players, tokens, writes
 from projections.cache import CACHE, EARLIER
 from projections.fold import state_at
-from service.auth import seat_of
+from service.auth import seat_and_game, seat_of
 
 
 def _deaf(game_id: UUID) -> int:
@@ -404,3 +404,65 @@ def test_a_new_games_first_command_of_each_seat_is_its_write_alone(
         assert statements == ["WITH lobby AS"], (seat, statements)
         state = played.state
         moved.add(seat)
+
+
+def _statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The first words of every statement executed from now on."""
+    statements: list[str] = []
+    execute = psycopg.Cursor.execute
+
+    def counted(cursor: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        statements.append(" ".join(str(query).split()[:3]))
+        return execute(cursor, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
+    return statements
+
+
+def test_a_game_another_process_made_costs_its_first_command_one_round_trip_more(
+    pool: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where neither the game nor its tokens are known yet, the first request's seat is asked in
+    the same round trip as the game's row and state; its command then writes alone, and so does
+    the other seat's first command here: it reads no token."""
+    with pool.connection() as conn:
+        created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
+    game_id, game, seat = created.game.id, created.game.rules, created.game.to_move[0]
+    CACHE.clear()
+    tokens.clear()
+    broken = _one_round_trip(monkeypatch)
+    with pool.connection() as conn:
+        found, row, folded = seat_and_game(conn, game_id, created.tokens[seat])
+    monkeypatch.undo()
+    assert broken == [] and found == seat and row.seed is not None
+    state, moved = folded.state, set()
+    while moved != set(created.tokens):
+        seat = game.to_move(state)[0]
+        statements = _statements(monkeypatch)
+        with pool.connection() as conn:
+            assert seat_of(conn, game_id, created.tokens[seat]) == seat
+            played = commands.play(conn, game_id, seat, _first_action(game, state, seat), newest=_deaf)
+        monkeypatch.undo()
+        assert statements == ["WITH lobby AS"], (seat, statements)
+        state = played.state
+        moved.add(seat)
+
+
+def test_a_token_of_no_seat_in_a_game_whose_tokens_are_known_reads_none(
+    pool: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A forged token is no seat without a read; a player key reads only whom it binds."""
+    with pool.connection() as conn:
+        created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
+        player, key = players.create(conn, "Ada")
+        players.bind(conn, created.game.id, 1, player.id)
+    game_id = created.game.id
+    tokens.clear()
+    with pool.connection() as conn:
+        assert seat_of(conn, game_id, created.tokens[0]) == 0  # reads the game's tokens
+        statements = _statements(monkeypatch)
+        assert seat_of(conn, game_id, "forged") is None
+        assert statements == ["SELECT min(gp.seat) AS"]
+        statements.clear()
+        assert seat_of(conn, game_id, key) == 1
+        assert statements == ["SELECT min(gp.seat) AS"]

@@ -13,6 +13,8 @@ import orjson
 import pytest
 from werkzeug.test import Client, TestResponse
 
+from projections import tokens
+from projections.cache import CACHE
 from service.hot import HotRoutes
 
 ORIGIN = "https://client.example"
@@ -107,15 +109,22 @@ def test_a_seats_actions_are_answered_as_the_app_answers_them(
     assert passed == [f"GET {path}"] * 2  # the app's own answers only
 
 
-@pytest.mark.parametrize(("headers", "keyed"), [({}, False), ({"Origin": ORIGIN}, False), ({}, True)])
+@pytest.mark.parametrize(
+    ("headers", "keyed", "forgetting"),
+    [({}, False, False), ({"Origin": ORIGIN}, False, False), ({}, True, False), ({}, False, True)],
+)
 def test_a_command_is_answered_as_the_app_answers_it(
-    app: Any, passed: list[str], headers: dict[str, str], keyed: bool
+    app: Any, passed: list[str], headers: dict[str, str], keyed: bool, forgetting: bool
 ) -> None:
     """Two games dealt alike, one played through the layer and one through the app alone, move for
-    move: the same 201s, headers and events."""
+    move: the same 201s, headers and events; ``forgetting`` each game's state and tokens before
+    each move, every one of them is as a game that another process made and played."""
     deck = _deck(app)
     layered_game, direct_game = _create(app, deck), _create(app, deck)
     for n in range(6):
+        if forgetting:
+            CACHE.clear()
+            tokens.clear()
         if keyed:
             headers = {"Idempotency-Key": f"move-{n}"}
         seat = _to_move(app, layered_game)
@@ -189,16 +198,23 @@ def test_a_hostile_content_length_reaches_the_app(app: Any, passed: list[str], l
 
 
 def test_an_unknown_game_and_a_wrong_method_are_the_apps(app: Any, passed: list[str]) -> None:
+    """A command to an unknown game is the app's 404 too: its error handlers answer it where the
+    layer finds no game, as they answer every error of a command."""
     game = _create(app)
     unknown = f"/api/v1/games/{uuid4()}"
     assert Client(app).get(f"{unknown}/actions", headers=_auth(game, 0)).status_code == 404
-    assert (
-        Client(app).post(f"{unknown}/commands", json={"type": "brew"}, headers=_auth(game, 0)).status_code
-        == 404
-    )
+    command = {"json": {"type": "brew"}, "headers": _auth(game, 0)}
+    layered = Client(app).post(f"{unknown}/commands", **command)
+    assert layered.status_code == 404
+    _same(layered, Client(_layer(app).app).post(f"{unknown}/commands", **command))
     assert Client(app).post(f"/api/v1/games/{game['id']}/actions", headers=_auth(game, 0)).status_code == 405
     assert Client(app).get(f"/api/v1/games/{game['id']}/actions").json == []  # a spectator's
-    assert len(passed) == 4
+    assert passed == [
+        f"GET {unknown}/actions",
+        f"POST {unknown}/commands",  # the direct call's
+        f"POST /api/v1/games/{game['id']}/actions",
+        f"GET /api/v1/games/{game['id']}/actions",
+    ]
 
 
 @pytest.mark.parametrize(
