@@ -30,8 +30,11 @@ from events.store import later
 from projections.fold import Folded, fold, newest_later, state_at
 from projections.lobby import GameRow
 
-#: How many of a game's newest events an entry keeps for streams and ``/events?after=``.
-RECENT = 64
+#: How many of a game's newest events an entry keeps for streams and ``/events?after=`` (and all
+#: of its last write's, however many). A stream is most often one write behind, and every event
+#: kept is several objects the garbage collector walks in full collections that stop the
+#: process: with 64, a web process's full collections took 30-50 ms (``docs/performance.md``).
+RECENT = 16
 #: How many states before the newest an entry keeps, for readers whose lobby row is a commit or
 #: two behind it (a long-poll woken by one commit that answers after the next).
 EARLIER = 4
@@ -89,7 +92,8 @@ class StateCache:
             if old is not None:
                 row = row or old.row
                 earlier = (*old.earlier, old.folded)[-EARLIER:]
-            self._entries[game_id] = Entry(folded, recent[-RECENT:], row, earlier)
+            kept = recent[-max(RECENT, len(appended)) :]
+            self._entries[game_id] = Entry(folded, kept, row, earlier)
             self._entries.move_to_end(game_id)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)

@@ -9,6 +9,7 @@ listener (``newest``) has heard of nothing newer: the worst case the one-round-t
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 from uuid import UUID, uuid4
@@ -17,10 +18,10 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from events import NewEvent
+from events import NewEvent, StoredEvent
 from games.interface import NotYourTurn
 from projections import commands, lobby, notify, players, tokens, writes
-from projections.cache import CACHE, EARLIER
+from projections.cache import CACHE, EARLIER, RECENT, StateCache
 from projections.fold import state_at
 from service.auth import seat_and_game, seat_of
 
@@ -466,3 +467,28 @@ def test_a_token_of_no_seat_in_a_game_whose_tokens_are_known_reads_none(
         statements.clear()
         assert seat_of(conn, game_id, key) == 1
         assert statements == ["SELECT min(gp.seat) AS"]
+
+
+def test_an_entry_keeps_its_newest_events_and_all_of_its_last_writes() -> None:
+    """Streams one write behind are served from memory, whatever the size of that write; older
+    events are left to the database, so the collector has fewer to walk."""
+    cache, game_id, now = StateCache(4), uuid4(), datetime.now(UTC)
+
+    def write(first: int, count: int) -> int:
+        """Put ``count`` events from version ``first`` on; the version after them."""
+        last = first + count - 1
+        events = [StoredEvent(v, game_id, v, "Moved", {}, {}, now) for v in range(first, last + 1)]
+        cache.put(game_id, commands.Folded(None, last), events)
+        return last
+
+    def held(after: int, upto: int) -> list[int] | None:
+        events = cache.events(game_id, after, upto)
+        return None if events is None else [e.version for e in events]
+
+    version = 0
+    while version < 2 * RECENT:
+        version = write(version + 1, 1)
+    assert held(version - RECENT, version) == list(range(version - RECENT + 1, version + 1))
+    assert held(version - RECENT - 1, version) is None  # older: the database's
+    big = write(version + 1, 3 * RECENT)
+    assert held(version, big) == list(range(version + 1, big + 1))
