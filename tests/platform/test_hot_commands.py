@@ -301,6 +301,19 @@ def test_a_cache_the_listener_finds_current_reads_the_lobby_row_alone(
             CACHE.with_row(conn, game_id, read_row, lambda _: played.version + 1)
 
 
+def _statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The first words of every statement executed from now on."""
+    statements: list[str] = []
+    execute = psycopg.Cursor.execute
+
+    def counted(cursor: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        statements.append(" ".join(str(query).split()[:3]))
+        return execute(cursor, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
+    return statements
+
+
 def _one_round_trip(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """What broke a single round trip: a statement sent outside a pipeline, or a result taken
     inside one (psycopg then syncs there, and again at the pipeline's end)."""
@@ -377,66 +390,12 @@ def test_a_game_loaded_while_another_process_moves_it_has_the_state_of_its_row(p
         assert folded.state == state_at(conn, game_id, game).state
 
 
-def test_a_new_games_first_command_of_each_seat_is_its_write_alone(
-    pool: Any, monkeypatch: pytest.MonkeyPatch
+def _each_seats_first_command_writes_alone(
+    pool: Any, monkeypatch: pytest.MonkeyPatch, created: commands.Created, state: Any
 ) -> None:
-    """The process that creates a game knows its row (seed included) and its seats' tokens, so
-    the first command of each seat there reads neither, as no later command does."""
-    with pool.connection() as conn:
-        created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
-    game_id, game = created.game.id, created.game.rules
-    hot = CACHE.get(game_id)
-    assert hot is not None and hot.row is not None and hot.row.seed is not None
-    statements: list[str] = []
-    execute = psycopg.Cursor.execute
-
-    def counted(cursor: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
-        statements.append(" ".join(str(query).split()[:3]))
-        return execute(cursor, query, *args, **kwargs)
-
-    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
-    state, moved = hot.folded.state, set()
-    while moved != set(created.tokens):
-        seat = game.to_move(state)[0]
-        statements.clear()
-        with pool.connection() as conn:
-            assert seat_of(conn, game_id, created.tokens[seat]) == seat
-            played = commands.play(conn, game_id, seat, _first_action(game, state, seat), newest=_deaf)
-        assert statements == ["WITH lobby AS"], (seat, statements)
-        state = played.state
-        moved.add(seat)
-
-
-def _statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The first words of every statement executed from now on."""
-    statements: list[str] = []
-    execute = psycopg.Cursor.execute
-
-    def counted(cursor: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
-        statements.append(" ".join(str(query).split()[:3]))
-        return execute(cursor, query, *args, **kwargs)
-
-    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
-    return statements
-
-
-def test_a_game_another_process_made_costs_its_first_command_one_round_trip_more(
-    pool: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Where neither the game nor its tokens are known yet, the first request's seat is asked in
-    the same round trip as the game's row and state; its command then writes alone, and so does
-    the other seat's first command here: it reads no token."""
-    with pool.connection() as conn:
-        created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
-    game_id, game, seat = created.game.id, created.game.rules, created.game.to_move[0]
-    CACHE.clear()
-    tokens.clear()
-    broken = _one_round_trip(monkeypatch)
-    with pool.connection() as conn:
-        found, row, folded = seat_and_game(conn, game_id, created.tokens[seat])
-    monkeypatch.undo()
-    assert broken == [] and found == seat and row.seed is not None
-    state, moved = folded.state, set()
+    """Play from ``state`` until every human seat has moved, each command checked to be its
+    write alone: no token, no lobby row, no event read."""
+    game_id, game, moved = created.game.id, created.game.rules, set()
     while moved != set(created.tokens):
         seat = game.to_move(state)[0]
         statements = _statements(monkeypatch)
@@ -447,6 +406,37 @@ def test_a_game_another_process_made_costs_its_first_command_one_round_trip_more
         assert statements == ["WITH lobby AS"], (seat, statements)
         state = played.state
         moved.add(seat)
+
+
+def test_a_new_games_first_command_of_each_seat_is_its_write_alone(
+    pool: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process that creates a game knows its row (seed included) and its seats' tokens, so
+    the first command of each seat there reads neither, as no later command does."""
+    with pool.connection() as conn:
+        created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
+    hot = CACHE.get(created.game.id)
+    assert hot is not None and hot.row is not None and hot.row.seed is not None
+    _each_seats_first_command_writes_alone(pool, monkeypatch, created, hot.folded.state)
+
+
+def test_a_game_another_process_made_costs_its_first_command_one_round_trip_more(
+    pool: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where neither the game nor its tokens are known yet, the first request's seat is asked in
+    the same round trip as the game's row and state; its command then writes alone, and so does
+    the other seat's first command here: it reads no token."""
+    with pool.connection() as conn:
+        created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
+    game_id, seat = created.game.id, created.game.to_move[0]
+    CACHE.clear()
+    tokens.clear()
+    broken = _one_round_trip(monkeypatch)
+    with pool.connection() as conn:
+        found, row, folded = seat_and_game(conn, game_id, created.tokens[seat])
+    monkeypatch.undo()
+    assert broken == [] and found == seat and row.seed is not None
+    _each_seats_first_command_writes_alone(pool, monkeypatch, created, folded.state)
 
 
 def test_a_token_of_no_seat_in_a_game_whose_tokens_are_known_reads_none(
