@@ -11,8 +11,8 @@ the same headers, CORS included.
 Whatever it cannot answer as plainly goes on to the app untouched: no token or a token of no seat,
 a body that is not plainly a command in JSON (the app's schemas and problems judge it), a request
 past a rate limit, an error while answering ``/actions`` (a read: asking again changes nothing).
-An error raised while a command is played is answered by the app's own error handlers, so every
-problem stays the app's and nothing is played twice.
+An error raised while a command is played (an unknown game among them) is answered by the app's
+own error handlers, so every problem stays the app's and nothing is played twice.
 """
 
 from __future__ import annotations

@@ -442,7 +442,8 @@ def test_a_game_another_process_made_costs_its_first_command_one_round_trip_more
 def test_a_token_of_no_seat_in_a_game_whose_tokens_are_known_reads_none(
     pool: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A forged token is no seat without a read; a player key reads only whom it binds."""
+    """A forged token is no seat, whether it comes first (and reads the game's tokens) or later
+    (and reads none); a player key reads only whom it binds."""
     with pool.connection() as conn:
         created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
         player, key = players.create(conn, "Ada")
@@ -450,7 +451,8 @@ def test_a_token_of_no_seat_in_a_game_whose_tokens_are_known_reads_none(
     game_id = created.game.id
     tokens.clear()
     with pool.connection() as conn:
-        assert seat_of(conn, game_id, created.tokens[0]) == 0  # reads the game's tokens
+        assert seat_of(conn, game_id, "forged") is None  # reads the game's tokens
+        assert seat_of(conn, game_id, created.tokens[0]) == 0
         statements = _statements(monkeypatch)
         assert seat_of(conn, game_id, "forged") is None
         assert statements == ["SELECT min(gp.seat) AS"]

@@ -197,6 +197,21 @@ def test_a_hostile_content_length_reaches_the_app(app: Any, passed: list[str], l
     assert passed == [f"POST {path}"]
 
 
+def test_a_forged_token_for_a_game_this_process_does_not_know_is_refused(app: Any) -> None:
+    """The seat asked with the game's first load here: a token of no seat is no seat there either,
+    and nothing is appended."""
+    game = _create(app)
+    CACHE.clear()
+    tokens.clear()
+    path, forged = f"/api/v1/games/{game['id']}", {"Authorization": "Bearer forged"}
+    refused = Client(app).post(f"{path}/commands", json={"type": "brew"}, headers=forged)
+    assert refused.status_code == 401 and refused.json["status"] == 401
+    CACHE.clear()
+    tokens.clear()
+    assert Client(app).get(f"{path}/actions", headers=forged).status_code == 401
+    assert len(_log(app, game)) == game["version"]
+
+
 def test_an_unknown_game_and_a_wrong_method_are_the_apps(app: Any, passed: list[str]) -> None:
     """A command to an unknown game is the app's 404 too: its error handlers answer it where the
     layer finds no game, as they answer every error of a command."""
