@@ -2,8 +2,8 @@
 // (roads, cities, shields, monasteries, fields), the drawn tile previewed at every legal spot, the
 // followers, the mage and the witch, and the scores. Every click target is one of ctx.actions
 // (data-action = its index); nothing here knows a placement rule.
+import { activate, h } from "../dom.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const SIZE = 100;
 const SIDES = ["N", "E", "S", "W"];
 const SEAT_COLOURS = ["#d62828", "#1d63c4", "#e9b100", "#2a9d3a", "#333333"];
@@ -78,9 +78,7 @@ const WORDS = {
   },
 };
 
-function words(ctx) {
-  return WORDS[ctx.lang] || WORDS.en;
-}
+const words = (ctx) => WORDS[ctx.lang] || WORDS.en;
 
 // --- tile geometry (unrotated, y down, north up; a rotation turns the whole group) ---------------
 
@@ -130,7 +128,7 @@ function anchor(type, index) {
     const [mx, my] = EDGE_MID[f.edges[0]];
     return [mx + ((50 - mx) * depth) / 50, my + ((50 - my) * depth) / 50];
   }
-  const point = mean(f.halves.map((h) => HALF_AT[h]));
+  const point = mean(f.halves.map((half) => HALF_AT[half]));
   const busy = type.features.some((g) => g.kind === "monastery" || (g.kind === "road" && g.edges.length === 2));
   if (Math.hypot(point[0] - 50, point[1] - 50) < 18 && (busy || f.halves.length === 8)) return HALF_AT[f.halves[0]];
   return point;
@@ -141,89 +139,68 @@ function mean(points) {
   return [points.reduce((s, p) => s + p[0], 0) / n, points.reduce((s, p) => s + p[1], 0) / n];
 }
 
-function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function html(name, attrs = {}, text = null, parent = null) {
-  const node = document.createElement(name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== null) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
 /** The tile's picture: fields, then roads, then cities over them, then shields and buildings. */
-function drawTile(parent, type) {
-  el("rect", { x: 0, y: 0, width: SIZE, height: SIZE, fill: KIND_FILL.field }, parent);
+function tileShapes(type) {
+  const shapes = [h("rect", { x: 0, y: 0, width: SIZE, height: SIZE, fill: KIND_FILL.field })];
   const singles = type.features.filter((f) => f.kind === "road" && f.edges.length === 1).length;
   const monastery = type.features.some((f) => f.kind === "monastery");
   for (const f of type.features) {
     if (f.kind !== "road") continue;
     const [a, b] = [EDGE_MID[f.edges[0]], f.edges[1] ? EDGE_MID[f.edges[1]] : [50, 50]];
     const d = f.edges[1] ? `M${a} Q50,50 ${b}` : `M${a} L50,50`;
-    el("path", { d, fill: "none", stroke: "#7a6a4f", "stroke-width": 12 }, parent);
-    el("path", { d, fill: "none", stroke: KIND_FILL.road, "stroke-width": 8 }, parent);
+    shapes.push(h("path", { d, fill: "none", stroke: "#7a6a4f", "stroke-width": 12 }));
+    shapes.push(h("path", { d, fill: "none", stroke: KIND_FILL.road, "stroke-width": 8 }));
   }
   if (singles && !monastery && !coversCentre(type)) {
-    el("rect", { x: 42, y: 42, width: 16, height: 16, fill: "#a35d3c", stroke: "#5b3320", "stroke-width": 1.5 }, parent);
+    shapes.push(h("rect", { x: 42, y: 42, width: 16, height: 16, fill: "#a35d3c", stroke: "#5b3320", "stroke-width": 1.5 }));
   }
   for (const f of type.features) {
     if (f.kind !== "city") continue;
     const [d, turns] = cityPath(f.edges);
-    el("path", {
+    shapes.push(h("path", {
       d, fill: KIND_FILL.city, stroke: "#7b4a26", "stroke-width": 2.5,
       transform: `rotate(${90 * turns} 50 50)`,
-    }, parent);
+    }));
   }
   type.features.forEach((f, i) => {
     if (f.kind === "city" && f.shield) {
       const [x, y] = anchor(type, i);
       const sx = x + (x <= 50 ? 10 : -22);
       const sy = y + (y <= 50 ? 4 : -18);
-      el("path", {
+      shapes.push(h("path", {
         d: `M${sx},${sy} h12 v7 q0,7 -6,10 q-6,-3 -6,-10 z`, fill: "#2348a8", stroke: "#fff", "stroke-width": 1.5,
-      }, parent);
+      }));
     }
     if (f.kind === "monastery") {
-      el("path", { d: "M36,62 V44 L50,32 L64,44 V62 Z", fill: "#e7d7b4", stroke: "#6b4f2e", "stroke-width": 2 }, parent);
-      el("path", { d: "M50,38 V54 M44,44 H56", stroke: "#8b1e1e", "stroke-width": 2.5 }, parent);
+      shapes.push(h("path", { d: "M36,62 V44 L50,32 L64,44 V62 Z", fill: "#e7d7b4", stroke: "#6b4f2e", "stroke-width": 2 }));
+      shapes.push(h("path", { d: "M50,38 V54 M44,44 H56", stroke: "#8b1e1e", "stroke-width": 2.5 }));
     }
   });
   if (type.mage) {
-    el("path", {
+    shapes.push(h("path", {
       d: "M88,4 L90.5,10 L97,10 L92,14 L94,20 L88,16.5 L82,20 L84,14 L79,10 L85.5,10 Z",
       fill: "#7b2cbf", stroke: "#fff", "stroke-width": 1,
-    }, parent);
+    }));
   }
-  el("rect", { x: 0, y: 0, width: SIZE, height: SIZE, fill: "none", stroke: "#3c3c3c", "stroke-width": 1 }, parent);
+  shapes.push(h("rect", { x: 0, y: 0, width: SIZE, height: SIZE, fill: "none", stroke: "#3c3c3c", "stroke-width": 1 }));
+  return shapes;
 }
 
-function follower(parent, x, y, seat, role) {
+function follower([x, y], seat, role, attrs, title) {
   const colour = SEAT_COLOURS[seat % SEAT_COLOURS.length];
-  const g = el("g", { transform: `translate(${x} ${y})`, class: "cc-follower" }, parent);
-  if (role === "farmer") {
-    el("ellipse", { cx: 0, cy: 0, rx: 11, ry: 6, fill: colour, stroke: "#fff", "stroke-width": 2 }, g);
-  } else {
-    el("path", {
-      d: "M-9,9 L-9,2 L-4,-1 A5,5 0 1 1 4,-1 L9,2 L9,9 Z", fill: colour, stroke: "#fff", "stroke-width": 2,
-    }, g);
-  }
-  return g;
+  return h("g", { transform: `translate(${x} ${y})`, class: "cc-follower", ...attrs },
+    role === "farmer"
+      ? h("ellipse", { cx: 0, cy: 0, rx: 11, ry: 6, fill: colour, stroke: "#fff", "stroke-width": 2 })
+      : h("path", { d: "M-9,9 L-9,2 L-4,-1 A5,5 0 1 1 4,-1 L9,2 L9,9 Z", fill: colour, stroke: "#fff", "stroke-width": 2 }),
+    h("title", {}, title));
 }
 
-function magicFigure(parent, x, y, figure) {
-  const g = el("g", { transform: `translate(${x + 9} ${y - 9})`, class: `cc-${figure}`, "data-figure": figure }, parent);
-  if (figure === "mage") {
-    el("path", { d: "M0,-12 L8,8 H-8 Z", fill: "#7b2cbf", stroke: "#fff", "stroke-width": 2 }, g);
-    el("circle", { cx: 0, cy: -2, r: 2.5, fill: "#ffd60a" }, g);
-  } else {
-    el("path", { d: "M-10,8 H10 L3,4 L0,-12 L-3,4 Z", fill: "#111", stroke: "#c7f464", "stroke-width": 2 }, g);
-  }
-  return g;
+function magicFigure([x, y], figure, attrs, title) {
+  return h("g", { transform: `translate(${x + 9} ${y - 9})`, class: `cc-${figure}`, "data-figure": figure, ...attrs },
+    figure === "mage"
+      ? [h("path", { d: "M0,-12 L8,8 H-8 Z", fill: "#7b2cbf", stroke: "#fff", "stroke-width": 2 }), h("circle", { cx: 0, cy: -2, r: 2.5, fill: "#ffd60a" })]
+      : h("path", { d: "M-10,8 H10 L3,4 L0,-12 L-3,4 Z", fill: "#111", stroke: "#c7f464", "stroke-width": 2 }),
+    h("title", {}, title));
 }
 
 // --- the board -------------------------------------------------------------------------------
@@ -254,18 +231,6 @@ function tileTypeId(tile) {
   return String(tile).split(".")[0];
 }
 
-function activate(node, handler) {
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("role", "button");
-  node.addEventListener("click", handler);
-  node.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" || e.key === " ") {
-      e.preventDefault();
-      handler(e);
-    }
-  });
-}
-
 /** The map's extent: every placed tile and every free square beside it. */
 function extent(view) {
   const xs = [];
@@ -288,90 +253,79 @@ export function render(root, ctx) {
   const types = typesOf(ctx);
   const actions = ctx.actions || [];
   if (!st.moved || !st.vb) st.vb = extent(view);
-  root.replaceChildren();
   root.classList.add("board-carcassonne");
-  const wrap = html("div", { class: "cc-wrap", style: "display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start" }, null, root);
-  const mapBox = html("div", { class: "cc-mapbox", style: "flex:1 1 320px;min-width:0;position:relative" }, null, wrap);
-  const side = html("div", { class: "cc-side", style: "flex:0 1 240px;min-width:0" }, null, wrap);
 
-  const svg = el("svg", {
-    class: "cc-map", "data-testid": "carcassonne-map", viewBox: vbString(st.vb), tabindex: "0", role: "application",
-    "aria-label": w.map, style: "width:100%;height:min(70vh,560px);background:#dfe9d0;border-radius:6px;touch-action:none;cursor:grab",
+  const svg = h("svg", {
+    class: "cc-map", "data-testid": "carcassonne-map", viewBox: vbString(st.vb), tabindex: "0", role: "application", "aria-label": w.map,
   });
-  mapBox.appendChild(svg);
-  const controls = html("div", { style: "position:absolute;top:6px;right:6px;display:flex;gap:4px" }, null, mapBox);
-  for (const [label, title, fn] of [["+", w.zoomIn, () => zoom(st, svg, 1 / 1.25)], ["−", w.zoomOut, () => zoom(st, svg, 1.25)], ["⤢", w.fit, () => fit(st, svg, view)]]) {
-    const b = html("button", { type: "button", title, "aria-label": title, class: "cc-zoom" }, label, controls);
-    b.addEventListener("click", fn);
-  }
+  const controls = h("div", { class: "cc-controls" },
+    [["+", w.zoomIn, () => zoom(st, svg, 1 / 1.25)], ["−", w.zoomOut, () => zoom(st, svg, 1.25)], ["⤢", w.fit, () => fit(st, svg, view)]]
+      .map(([label, title, fn]) => h("button", { type: "button", title, "aria-label": title, class: "cc-zoom", onclick: fn }, label)));
   panAndZoom(svg, st, view);
 
-  const layer = el("g", { class: "cc-tiles" }, svg);
   const placed = {};
-  view.tiles.forEach(([tile, x, y, rotation], i) => {
-    const g = el("g", {
+  const tiles = view.tiles.map(([tile, x, y, rotation], i) => {
+    const type = types[tileTypeId(tile)];
+    placed[`${x},${y}`] = { type, rotation };
+    return h("g", {
       class: "cc-tile", "data-tile": tile, "data-x": x, "data-y": y, "data-rotation": rotation,
       transform: `translate(${x * SIZE} ${-y * SIZE}) rotate(${90 * rotation} 50 50)`,
-    }, layer);
-    const type = types[tileTypeId(tile)];
-    if (type) drawTile(g, type);
-    if (i === view.last) el("rect", { x: 2, y: 2, width: 96, height: 96, fill: "none", stroke: "#fff", "stroke-width": 4, "stroke-dasharray": "8 5", class: "cc-last" }, g);
-    placed[`${x},${y}`] = { g, type, rotation };
+    },
+    type ? tileShapes(type) : null,
+    i === view.last ? h("rect", { x: 2, y: 2, width: 96, height: 96, fill: "none", stroke: "#fff", "stroke-width": 4, "stroke-dasharray": "8 5", class: "cc-last" }) : null);
   });
 
-  const figures = el("g", { class: "cc-figures" }, svg);
   const at = (x, y, feature) => {
     const p = placed[`${x},${y}`];
     if (!p || !p.type) return [x * SIZE + 50, -y * SIZE + 50];
     const [ax, ay] = anchor(p.type, feature);
     return turn([ax, ay], p.rotation, x, y);
   };
-  for (const f of view.followers || []) {
-    const [px, py] = at(f.x, f.y, f.feature);
-    const g = follower(figures, px, py, f.seat, f.role);
-    g.setAttribute("data-follower", `${f.seat}:${f.x},${f.y}:${f.feature}`);
-    el("title", {}, g).textContent = `${seatName(ctx, f.seat)}: ${ctx.name(ctx.catalog.roles[f.role])}`;
-  }
-  for (const figure of ["mage", "witch"]) {
-    const pos = view[figure];
-    if (!pos) continue;
-    const [px, py] = at(pos.x, pos.y, pos.feature);
-    const g = magicFigure(figures, px, py, figure);
-    g.setAttribute("data-at", `${pos.x},${pos.y}:${pos.feature}`);
-    el("title", {}, g).textContent = ctx.name(ctx.catalog.figures[figure]);
-  }
+  const figures = [
+    ...(view.followers || []).map((f) => follower(at(f.x, f.y, f.feature), f.seat, f.role,
+      { "data-follower": `${f.seat}:${f.x},${f.y}:${f.feature}` }, `${seatName(ctx, f.seat)}: ${ctx.name(ctx.catalog.roles[f.role])}`)),
+    ...["mage", "witch"].filter((figure) => view[figure]).map((figure) => {
+      const pos = view[figure];
+      return magicFigure(at(pos.x, pos.y, pos.feature), figure, { "data-at": `${pos.x},${pos.y}:${pos.feature}` }, ctx.name(ctx.catalog.figures[figure]));
+    }),
+  ];
 
-  const targets = el("g", { class: "cc-targets" }, svg);
-  const hint = html("p", { class: "cc-hint", "data-testid": "carcassonne-hint" }, "", side);
-  drawCurrent(side, ctx, types, w);
-  const choices = html("div", { class: "cc-choices", style: "display:flex;flex-wrap:wrap;gap:6px;margin:6px 0" }, null, side);
   const rerender = () => render(root, ctx);
   const phase = actions.length ? actions[0].type : null;
-
+  let hint = null;
+  let targets = [];
+  let choices = [];
   if (phase === "place_tile") {
-    hint.textContent = w.spot;
-    spotTargets(targets, choices, actions, ctx, st, types, w, rerender);
+    hint = w.spot;
+    [targets, choices] = spotTargets(actions, ctx, st, types, w, rerender);
   } else if (phase === "place_follower" || phase === "pass") {
-    hint.textContent = w.follower;
+    hint = w.follower;
     const last = view.tiles[view.last];
     const spots = [];
     actions.forEach((a, i) => {
       if (a.type === "place_follower" && last) spots.push({ i, a, p: at(last[1], last[2], a.feature) });
-      if (a.type === "pass") button(choices, i, a, ctx, w.pass);
+      if (a.type === "pass") choices.push(button(i, a, ctx, w.pass));
     });
     spread(spots.map((t) => t.p), TARGET * 2 + 3);
-    for (const { i, a, p } of spots) {
-      target(targets, p[0], p[1], i, a, ctx, ctx.name(ctx.catalog.roles[roleOf(types, last[0], a.feature)]));
-    }
+    targets = spots.map(({ i, a, p }) => target(p, i, a, ctx, ctx.name(ctx.catalog.roles[roleOf(types, last[0], a.feature)])));
   } else if (phase === "place_magic" || phase === "remove_magic") {
-    hint.textContent = view.phase === "conflict" ? w.conflict : w.magic;
-    magicTargets(targets, choices, actions, ctx, st, at, w, rerender);
+    hint = view.phase === "conflict" ? w.conflict : w.magic;
+    [targets, choices] = magicTargets(actions, ctx, st, at, w, rerender);
   } else if (view.over) {
-    hint.textContent = w.over;
+    hint = w.over;
   } else if ((view.to_move || []).length) {
-    hint.textContent = w.waiting(seatName(ctx, view.to_move[0]));
+    hint = w.waiting(seatName(ctx, view.to_move[0]));
   }
-  drawScores(side, ctx, w);
+
+  svg.append(h("g", { class: "cc-tiles" }, tiles), h("g", { class: "cc-figures" }, figures), h("g", { class: "cc-targets" }, targets));
+  root.replaceChildren(h("div", { class: "cc-wrap" },
+    h("div", { class: "cc-mapbox" }, svg, controls),
+    h("div", { class: "cc-side" },
+      h("p", { class: "cc-hint", "data-testid": "carcassonne-hint" }, hint),
+      current(ctx, types, w),
+      h("div", { class: "cc-choices" }, choices),
+      scores(ctx, w))));
+  ensureStyle();
 }
 
 function roleOf(types, tile, feature) {
@@ -412,28 +366,25 @@ function spread(points, gap) {
   }
 }
 
-function target(parent, px, py, index, action, ctx, label) {
-  const g = el("g", { class: "cc-target", "data-action": index, transform: `translate(${px} ${py})`, style: "cursor:pointer" }, parent);
-  el("circle", { r: TARGET, fill: "rgba(255,255,255,0.6)", stroke: "#111", "stroke-width": 2, "stroke-dasharray": "4 3" }, g);
-  el("circle", { r: 3, fill: "#111" }, g);
-  g.setAttribute("aria-label", label);
-  el("title", {}, g).textContent = label;
-  activate(g, (e) => {
+function target([px, py], index, action, ctx, label, figure = null) {
+  const g = h("g", { class: figure ? `cc-target cc-target-${figure}` : "cc-target", "data-action": index, transform: `translate(${px} ${py})`, "aria-label": label },
+    h("circle", { r: TARGET, fill: "rgba(255,255,255,0.6)", stroke: "#111", "stroke-width": 2, "stroke-dasharray": "4 3" }),
+    h("circle", { r: 3, fill: "#111" }),
+    h("title", {}, label));
+  return activate(g, (e) => {
     e.stopPropagation();
     ctx.play(action);
   });
-  return g;
 }
 
-function button(parent, index, action, ctx, label) {
-  const b = html("button", { type: "button", class: "cc-choice", "data-action": index }, label, parent);
-  b.addEventListener("click", () => ctx.play(action));
-  return b;
+function button(index, action, ctx, label) {
+  return h("button", { type: "button", class: "cc-choice", "data-action": index, onclick: () => ctx.play(action) }, label);
 }
 
 /** Free squares where the tile fits: one click plays a square with a single rotation; a square with
- * several is selected first, then its rotations are offered (and its preview cycles through them). */
-function spotTargets(layer, choices, actions, ctx, st, types, w, rerender) {
+ * several is selected first, then its rotations are offered (and its preview cycles through them).
+ * The map's targets and the buttons beside it. */
+function spotTargets(actions, ctx, st, types, w, rerender) {
   const current = ctx.view.current_tile;
   const type = current ? types[current.type] : null;
   const spots = new Map();
@@ -443,25 +394,23 @@ function spotTargets(layer, choices, actions, ctx, st, types, w, rerender) {
     if (!spots.has(key)) spots.set(key, []);
     spots.get(key).push(i);
   });
-  for (const [key, indices] of spots) {
+  const targets = [...spots].map(([key, indices]) => {
     const first = actions[indices[0]];
     const selected = st.spot && st.spot.key === key;
     const shown = selected ? actions[indices[st.spot.pick % indices.length]] : first;
-    const g = el("g", {
+    const label = `${w.at(first.x, first.y)} ${indices.map((i) => w.rotation(actions[i].rotation)).join(", ")}`;
+    const g = h("g", {
       class: "cc-spot", "data-spot": key, "data-rotations": indices.map((i) => actions[i].rotation).join(" "),
-      transform: `translate(${first.x * SIZE} ${-first.y * SIZE})`, style: "cursor:pointer",
-    }, layer);
-    const ghost = el("g", { transform: `rotate(${90 * shown.rotation} 50 50)`, opacity: selected ? 0.9 : 0.35 }, g);
-    if (type) drawTile(ghost, type);
-    el("rect", {
+      transform: `translate(${first.x * SIZE} ${-first.y * SIZE})`, "aria-label": label,
+      "data-action": indices.length === 1 ? indices[0] : null,
+    },
+    h("g", { transform: `rotate(${90 * shown.rotation} 50 50)`, opacity: selected ? 0.9 : 0.35 }, type ? tileShapes(type) : null),
+    h("rect", {
       x: 3, y: 3, width: 94, height: 94, fill: "none", stroke: selected ? "#ffd60a" : "#fff",
       "stroke-width": selected ? 6 : 3, "stroke-dasharray": selected ? "" : "10 6",
-    }, g);
-    const label = `${w.at(first.x, first.y)} ${indices.map((i) => w.rotation(actions[i].rotation)).join(", ")}`;
-    g.setAttribute("aria-label", label);
-    el("title", {}, g).textContent = label;
-    if (indices.length === 1) g.setAttribute("data-action", indices[0]);
-    activate(g, (e) => {
+    }),
+    h("title", {}, label));
+    return activate(g, (e) => {
       e.stopPropagation();
       if (st.dragged) return;
       if (indices.length === 1) return ctx.play(first);
@@ -469,82 +418,85 @@ function spotTargets(layer, choices, actions, ctx, st, types, w, rerender) {
       else st.spot = { key, pick: 0 };
       rerender();
     });
-  }
+  });
+  const choices = [];
   if (st.spot && spots.has(st.spot.key)) {
-    html("span", { class: "cc-rotate-label" }, w.rotate, choices);
+    choices.push(h("span", { class: "cc-rotate-label" }, w.rotate));
     for (const i of spots.get(st.spot.key)) {
       const a = actions[i];
-      const b = html("button", { type: "button", class: "cc-choice cc-rotation", "data-action": i, title: w.rotation(a.rotation) }, null, choices);
-      const pic = el("svg", { viewBox: "0 0 100 100", width: 44, height: 44, "aria-hidden": "true" });
-      b.appendChild(pic);
-      if (type) drawTile(el("g", { transform: `rotate(${90 * a.rotation} 50 50)` }, pic), type);
-      b.setAttribute("aria-label", `${w.at(a.x, a.y)} ${w.rotation(a.rotation)}`);
-      b.addEventListener("click", () => ctx.play(a));
+      choices.push(h("button", {
+        type: "button", class: "cc-choice cc-rotation", "data-action": i, title: w.rotation(a.rotation),
+        "aria-label": `${w.at(a.x, a.y)} ${w.rotation(a.rotation)}`, onclick: () => ctx.play(a),
+      },
+      h("svg", { viewBox: "0 0 100 100", width: 44, height: 44, "aria-hidden": "true" },
+        type ? h("g", { transform: `rotate(${90 * a.rotation} 50 50)` }, tileShapes(type)) : null)));
     }
   }
+  return [targets, choices];
 }
 
 /** The magic step: pick the figure first when both may move, then a feature on the map. */
-function magicTargets(layer, choices, actions, ctx, st, at, w, rerender) {
+function magicTargets(actions, ctx, st, at, w, rerender) {
   const figures = [...new Set(actions.filter((a) => a.type === "place_magic").map((a) => a.figure))];
   const figure = figures.length === 1 ? figures[0] : st.figure;
+  const choices = [];
   if (figures.length > 1) {
-    html("span", {}, w.figure, choices);
+    choices.push(h("span", {}, w.figure));
     for (const f of figures) {
-      const b = html("button", { type: "button", class: "cc-choice cc-figure-choice", "data-figure": f, "aria-pressed": String(f === figure) }, ctx.name(ctx.catalog.figures[f]), choices);
-      b.addEventListener("click", () => {
-        st.figure = f;
-        rerender();
-      });
+      choices.push(h("button", {
+        type: "button", class: "cc-choice cc-figure-choice", "data-figure": f, "aria-pressed": String(f === figure),
+        onclick: () => {
+          st.figure = f;
+          rerender();
+        },
+      }, ctx.name(ctx.catalog.figures[f])));
     }
   }
   const spots = [];
   actions.forEach((a, i) => {
-    if (a.type === "remove_magic") button(choices, i, a, ctx, w.remove(ctx.name(ctx.catalog.figures[a.figure])));
+    if (a.type === "remove_magic") choices.push(button(i, a, ctx, w.remove(ctx.name(ctx.catalog.figures[a.figure]))));
     if (a.type === "place_magic" && a.figure === figure) spots.push({ i, a, p: at(a.x, a.y, a.feature) });
   });
   spread(spots.map((t) => t.p), TARGET * 2 + 3);
-  for (const { i, a, p } of spots) {
-    const g = target(layer, p[0], p[1], i, a, ctx, `${ctx.name(ctx.catalog.figures[a.figure])} ${w.at(a.x, a.y)}`);
-    g.classList.add(`cc-target-${a.figure}`);
-  }
+  const targets = spots.map(({ i, a, p }) => target(p, i, a, ctx, `${ctx.name(ctx.catalog.figures[a.figure])} ${w.at(a.x, a.y)}`, a.figure));
+  return [targets, choices];
 }
 
-function drawCurrent(side, ctx, types, w) {
+/** The drawn tile and what is left in the pack. */
+function current(ctx, types, w) {
   const view = ctx.view;
-  const box = html("div", { class: "cc-current", style: "display:flex;gap:8px;align-items:center" }, null, side);
-  const current = view.current_tile;
-  if (current && types[current.type]) {
-    const pic = el("svg", { viewBox: "-2 -2 104 104", width: 64, height: 64, "data-current": current.tile, role: "img" });
-    box.appendChild(pic);
-    drawTile(pic, types[current.type]);
-    el("title", {}, pic).textContent = ctx.name(types[current.type]);
-    html("div", {}, `${w.drawn}: ${ctx.name(types[current.type])}`, box);
-  }
-  html("div", { class: "cc-pack", "data-pack": view.pack_size, style: "font-size:0.9em;opacity:0.8" }, `${view.pack_size} ${w.pack}`, side);
+  const tile = view.current_tile;
+  const type = tile ? types[tile.type] : null;
+  return [
+    h("div", { class: "cc-current" }, type ? [
+      h("svg", { viewBox: "-2 -2 104 104", width: 64, height: 64, "data-current": tile.tile, role: "img" }, tileShapes(type), h("title", {}, ctx.name(type))),
+      h("div", {}, `${w.drawn}: ${ctx.name(type)}`),
+    ] : null),
+    h("div", { class: "cc-pack", "data-pack": view.pack_size }, `${view.pack_size} ${w.pack}`),
+  ];
 }
 
-function drawScores(side, ctx, w) {
+function scores(ctx, w) {
   const view = ctx.view;
-  const table = html("table", { class: "cc-scores", "data-testid": "carcassonne-scores", style: "border-collapse:collapse;margin-top:8px;width:100%" }, null, side);
   const totals = new Map((view.score && view.score.seats ? view.score.seats : []).map((s) => [s.seat, s.total]));
+  const rows = [];
   for (let seat = 0; seat < view.seats; seat++) {
-    const tr = html("tr", { "data-seat": seat }, null, table);
-    if ((view.to_move || []).includes(seat)) tr.style.fontWeight = "bold";
-    const swatch = html("td", {}, null, tr);
-    html("span", { style: `display:inline-block;width:12px;height:12px;border-radius:50%;background:${SEAT_COLOURS[seat % 5]}` }, null, swatch);
-    html("td", {}, seatName(ctx, seat) + (seat === ctx.seat ? " ★" : ""), tr);
-    html("td", { class: "cc-supply", title: w.supply, style: "text-align:right" }, `${view.supply[seat]} ♟`, tr);
     const b = (view.scores || [])[seat] || {};
     const total = totals.has(seat) ? totals.get(seat) : Object.values(b).reduce((s, v) => s + v, 0);
-    html("td", { class: "cc-total", "data-total": total, title: Object.entries(b).map(([k, v]) => `${k} ${v}`).join(", "), style: "text-align:right" }, `${total} ${w.total}`, tr);
+    rows.push(h("tr", { "data-seat": seat, class: (view.to_move || []).includes(seat) ? "cc-turn" : null },
+      h("td", {}, h("span", { class: "cc-swatch", style: { background: SEAT_COLOURS[seat % 5] } })),
+      h("td", {}, seatName(ctx, seat) + (seat === ctx.seat ? " ★" : "")),
+      h("td", { class: "cc-supply", title: w.supply }, `${view.supply[seat]} ♟`),
+      h("td", { class: "cc-total", "data-total": total, title: Object.entries(b).map(([k, v]) => `${k} ${v}`).join(", ") }, `${total} ${w.total}`)));
   }
-  const legend = html("div", { style: "font-size:0.85em;margin-top:6px" }, null, side);
-  for (const figure of ["mage", "witch"]) {
-    if (!ctx.view.mage_witch) break;
-    const pos = ctx.view[figure];
-    html("div", { "data-magic": figure }, `${ctx.name(ctx.catalog.figures[figure])}: ${pos ? w.at(pos.x, pos.y) : "—"}`, legend);
-  }
+  const figures = view.mage_witch ? ["mage", "witch"] : [];
+  return [
+    h("table", { class: "cc-scores", "data-testid": "carcassonne-scores" }, rows),
+    h("div", { class: "cc-legend" }, figures.map((figure) => {
+      const pos = view[figure];
+      return h("div", { "data-magic": figure }, `${ctx.name(ctx.catalog.figures[figure])}: ${pos ? w.at(pos.x, pos.y) : "—"}`);
+    })),
+  ];
 }
 
 // --- pan and zoom ------------------------------------------------------------------------------
@@ -562,8 +514,8 @@ function zoom(st, svg, factor, cx = null, cy = null) {
   const px = cx === null ? vb.x + vb.w / 2 : cx;
   const py = cy === null ? vb.y + vb.h / 2 : cy;
   const w = Math.min(Math.max(vb.w * factor, 150), 20000);
-  const h = (vb.h * w) / vb.w;
-  st.vb = { x: px - ((px - vb.x) * w) / vb.w, y: py - ((py - vb.y) * h) / vb.h, w, h };
+  const height = (vb.h * w) / vb.w;
+  st.vb = { x: px - ((px - vb.x) * w) / vb.w, y: py - ((py - vb.y) * height) / vb.h, w, h: height };
   st.moved = true;
   apply(st, svg);
 }
@@ -668,4 +620,13 @@ export function describe(event, ctx) {
     default:
       return d.type || "";
   }
+}
+
+function ensureStyle() {
+  if (document.getElementById("cc-style")) return;
+  const link = document.createElement("link");
+  link.id = "cc-style";
+  link.rel = "stylesheet";
+  link.href = new URL("./carcassonne.css", import.meta.url).href;
+  document.head.append(link);
 }

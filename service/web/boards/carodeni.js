@@ -2,6 +2,7 @@
 // hand, table and clan card, the animals, and Ostara's track in the solo game; drawn with HTML/CSS
 // from the view and the catalog. Each clickable thing is one of ctx.actions (data-action = its
 // index); a potion that can be paid several ways is picked first, then its payments are offered.
+import { activate, h } from "../dom.js";
 
 const SEAT_COLOURS = ["#c0392b", "#2471a3", "#b7950b", "#1e8449", "#6c3483"];
 const COLOURS = { red: "#d9534f", blue: "#3b7dd8", green: "#3e9b4f", gold: "#d4a017", pale: "#d9cfb8" };
@@ -23,6 +24,7 @@ const WORDS = {
     ostara: "Ostara", ostaraTrack: "Ostara's track", token: "token", left: (n) => `${n} tokens left in the stage`,
     stage: (n) => `stage ${n}`, claimed: (p) => `claimed by ${p}`, easy: "easy", hard: "hard", points: "pts",
     you: "you", hidden: "a hidden witch", nothing: "nothing",
+    apShort: "AP", refreshMark: "refresh",
     started: (solo, n, d) => (solo ? `A solo game against Ostara begins (${d}).` : `A game of ${n} players begins.`),
     playedW: (p, w) => `${p} played ${w}.`,
     refreshed: (p, what, loc) => `${p} refreshed ${what}${loc ? ` at ${loc}` : ""}.`,
@@ -57,6 +59,7 @@ const WORDS = {
     ostara: "Ostara", ostaraTrack: "Ostařina stopa", token: "žeton", left: (n) => `v etapě zbývá žetonů: ${n}`,
     stage: (n) => `etapa ${n}`, claimed: (p) => `splnil(a): ${p}`, easy: "lehký", hard: "těžký", points: "b.",
     you: "ty", hidden: "skrytou čarodějku", nothing: "nic",
+    apShort: "AP", refreshMark: "refresh",
     started: (solo, n, d) => (solo ? `Začíná sólo hra proti Ostaře (${d}).` : `Začíná hra ${n} hráčů.`),
     playedW: (p, w) => `${p} hraje kartu ${w}.`,
     refreshed: (p, what, loc) => `${p} obnovuje ${what}${loc ? ` (${loc})` : ""}.`,
@@ -91,6 +94,7 @@ const WORDS = {
     ostara: "Ostara", ostaraTrack: "Tor Ostary", token: "żeton", left: (n) => `żetonów w etapie: ${n}`,
     stage: (n) => `etap ${n}`, claimed: (p) => `zdobył(a): ${p}`, easy: "łatwy", hard: "trudny", points: "pkt",
     you: "ty", hidden: "ukrytą wiedźmę", nothing: "nic",
+    apShort: "AP", refreshMark: "refresh",
     started: (solo, n, d) => (solo ? `Zaczyna się gra solo przeciw Ostarze (${d}).` : `Zaczyna się gra ${n} graczy.`),
     playedW: (p, w) => `${p} zagrywa ${w}.`,
     refreshed: (p, what, loc) => `${p} odświeża ${what}${loc ? ` (${loc})` : ""}.`,
@@ -115,64 +119,7 @@ const WORDS = {
   },
 };
 
-const STYLE = `
-.cd-board{display:flex;flex-direction:column;gap:10px;font-size:14px}
-.cd-top{display:flex;flex-wrap:wrap;gap:10px;align-items:center}
-.cd-pill{background:#f1ece0;border-radius:10px;padding:2px 8px}
-.cd-rows{display:flex;flex-direction:column;gap:6px}
-.cd-row{display:flex;flex-wrap:wrap;gap:8px;align-items:center;background:#eef3ea;border-radius:8px;padding:6px}
-.cd-row.cd-spent{outline:3px solid #e0a800}
-.cd-loc{min-width:92px;font-weight:bold}
-.cd-slots{display:flex;gap:4px}
-.cd-ing{width:30px;height:30px;border-radius:50%;display:inline-flex;align-items:center;justify-content:center;color:#fff;font-weight:bold;border:2px solid rgba(0,0,0,.25);font-size:12px}
-.cd-ing.cd-empty{background:#ccc !important;color:#777}
-.cd-card{display:inline-flex;flex-direction:column;gap:2px;min-width:88px;max-width:140px;border-radius:7px;padding:4px 6px;border:2px solid rgba(0,0,0,.3);background:#fff;position:relative;font-size:12px;vertical-align:top}
-.cd-card .cd-band{height:6px;border-radius:3px;margin:-2px -2px 2px}
-.cd-card .cd-pts{position:absolute;top:2px;right:5px;font-weight:bold}
-.cd-card.cd-active{box-shadow:0 0 0 3px #f5b700}
-.cd-card.cd-back{background:repeating-linear-gradient(45deg,#5b4a7a,#5b4a7a 6px,#6d5c8c 6px,#6d5c8c 12px);color:#fff;min-width:40px}
-.cd-dots{display:flex;gap:2px;flex-wrap:wrap}
-.cd-dot{width:11px;height:11px;border-radius:50%;display:inline-block;border:1px solid rgba(0,0,0,.3)}
-[data-action]{cursor:pointer;outline:3px dashed #1b5e20;outline-offset:1px}
-[data-action]:hover,[data-action]:focus{outline:3px solid #1b5e20;background-color:#fffbe6}
-.cd-ing[data-action]:hover,.cd-ing[data-action]:focus{filter:brightness(1.15)}
-.cd-goals{display:flex;flex-wrap:wrap;gap:6px}
-.cd-goal{border-radius:50%;width:86px;height:86px;line-height:1.1;display:flex;flex-direction:column;align-items:center;justify-content:center;text-align:center;font-size:10px;border:3px solid #8d6e63;background:#fdf6e3;padding:4px;box-sizing:border-box}
-.cd-goal.cd-hard{border-color:#4e342e;background:#f3e5c0}
-.cd-clans{display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:8px}
-.cd-clan{border-radius:8px;padding:6px;border:3px solid #999;background:#fbfaf7;min-width:0}
-.cd-clan.cd-turn{box-shadow:0 0 0 3px #f5b700}
-.cd-clan h4{margin:0 0 4px}
-.cd-line{display:flex;flex-wrap:wrap;gap:4px;align-items:center;margin:3px 0}
-.cd-label{font-size:11px;text-transform:uppercase;opacity:.7;min-width:70px}
-.cd-buttons{display:flex;flex-wrap:wrap;gap:6px}
-.cd-track{display:flex;gap:2px;align-items:center;flex-wrap:wrap}
-.cd-step{width:22px;height:22px;border-radius:4px;background:#e8e0f0;display:inline-flex;align-items:center;justify-content:center;font-size:11px}
-.cd-step.cd-now{background:#6c3483;color:#fff}
-.cd-step.cd-past{background:#b9a5cc}
-.cd-gap{width:8px}
-.cd-mini{font-size:10px;opacity:.85}
-`;
-
-function words(ctx) {
-  return WORDS[ctx.lang] || WORDS.en;
-}
-
-function html(name, attrs = {}, text = null, parent = null) {
-  const node = document.createElement(name);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, v);
-  if (text !== null) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function ensureStyle() {
-  if (document.getElementById("cd-style")) return;
-  const style = document.createElement("style");
-  style.id = "cd-style";
-  style.textContent = STYLE;
-  document.head.appendChild(style);
-}
+const words = (ctx) => WORDS[ctx.lang] || WORDS.en;
 
 /** Catalog lookups by id: every card, ingredient, tool, animal, location, goal and token. */
 function lookups(catalog) {
@@ -195,26 +142,18 @@ function seatName(ctx, seat) {
   return `#${seat + 1}`;
 }
 
-function activate(node, handler) {
-  if (!["BUTTON", "A"].includes(node.tagName)) {
-    node.setAttribute("tabindex", "0");
-    node.setAttribute("role", "button");
-  }
-  node.addEventListener("click", handler);
-  node.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" || e.key === " ") {
-      e.preventDefault();
-      handler(e);
-    }
-  });
-}
-
+/** `node` plays the listed action `index` when clicked (a button as it is, anything else with Enter
+ * and Space too); left as it is when that action is not listed (-1). */
 function clickable(node, ctx, index) {
-  node.setAttribute("data-action", index);
-  activate(node, (e) => {
+  if (index < 0) return node;
+  node.dataset.action = String(index);
+  const play = (e) => {
     e.stopPropagation();
     ctx.play(ctx.actions[index]);
-  });
+  };
+  if (node.tagName === "BUTTON") node.addEventListener("click", play);
+  else activate(node, play);
+  return node;
 }
 
 function same(a, b) {
@@ -226,77 +165,59 @@ function find(ctx, want) {
   return (ctx.actions || []).findIndex((a) => Object.keys(want).every((k) => same(a[k], want[k])) && Object.keys(a).every((k) => k in want));
 }
 
-function ingredientChip(parent, ctx, kind, label = null) {
+function ingredientChip(ctx, kind, label = null, attrs = {}) {
   const L = lookups(ctx.catalog);
   const name = kind && L.ingredients[kind] ? ctx.name(L.ingredients[kind]) : "—";
-  const chip = html("span", {
+  return h("span", {
     class: `cd-ing${kind ? "" : " cd-empty"}`, "data-kind": kind || "", title: name, "aria-label": name,
-    style: kind ? `background:${INGREDIENT_COLOURS[kind] || "#888"}` : null,
-  }, label === null ? (kind ? name.slice(0, 2) : "·") : label, parent);
-  return chip;
+    style: kind ? { background: INGREDIENT_COLOURS[kind] || "#888" } : null, ...attrs,
+  }, label === null ? (kind ? name.slice(0, 2) : "·") : label);
 }
 
-function dots(parent, ctx, kinds) {
+function dots(ctx, kinds) {
   const L = lookups(ctx.catalog);
-  const box = html("span", { class: "cd-dots" }, null, parent);
-  for (const k of kinds) {
-    html("span", { class: "cd-dot", style: `background:${INGREDIENT_COLOURS[k] || "#888"}`, title: L.ingredients[k] ? ctx.name(L.ingredients[k]) : k }, null, box);
-  }
-  return box;
+  return h("span", { class: "cd-dots" }, kinds.map((k) => h("span", {
+    class: "cd-dot", style: { background: INGREDIENT_COLOURS[k] || "#888" }, title: L.ingredients[k] ? ctx.name(L.ingredients[k]) : k,
+  })));
 }
 
-function apLine(parent, ap) {
-  const text = ["mountains", "forest", "lake"].map((l) => `${LOCATION_MARK[l]}${ap[l] || 0}`).join(" ");
-  return html("span", { class: "cd-mini" }, text, parent);
+function apLine(ap) {
+  return h("span", { class: "cd-mini" }, ["mountains", "forest", "lake"].map((l) => `${LOCATION_MARK[l]}${ap[l] || 0}`).join(" "));
 }
 
 /** A witch, novice or potion card face up, or a back when the id is unknown (a hidden card). */
-function card(parent, ctx, id, extra = {}) {
+function card(ctx, id, extra = {}) {
   const L = lookups(ctx.catalog);
   const w = words(ctx);
   const witch = L.witches[id];
   const novice = L.novices[id];
   const potion = L.potions[id];
-  const node = html("span", { class: "cd-card", "data-card": id || "", ...extra }, null, parent);
-  if (!witch && !novice && !potion) {
-    node.classList.add("cd-back");
-    node.textContent = "?";
-    node.title = w.hidden;
-    return node;
-  }
+  if (!witch && !novice && !potion) return h("span", { class: "cd-card cd-back", "data-card": id || "", ...extra, title: w.hidden }, "?");
   const colour = (witch || potion || {}).colour || "pale";
-  const band = html("span", { class: "cd-band", style: `background:${COLOURS[colour] || "#ccc"}` }, null, node);
-  if (witch && witch.secondary) band.style.background = `linear-gradient(90deg,${COLOURS[colour]} 50%,${COLOURS[witch.secondary]} 50%)`;
-  const item = witch || novice || potion;
-  node.title = ctx.name(item);
-  node.setAttribute("aria-label", ctx.name(item));
-  html("span", {}, ctx.name(item), node);
-  if (witch || potion) html("span", { class: "cd-pts" }, String((witch || potion).points), node);
-  if (witch || novice) {
-    apLine(node, (witch || novice).ap);
-    if (witch && witch.refresh) html("span", { class: "cd-mini", title: "refresh" }, "↻", node);
-  }
-  if (potion) {
-    dots(node, ctx, potion.ingredients);
-    if (potion.tool) html("span", { class: "cd-mini" }, `+ ${potion.tool === "any" ? "★" : ctx.name(L.tools[potion.tool])}`, node);
-  }
-  return node;
+  const band = witch && witch.secondary ? `linear-gradient(90deg,${COLOURS[colour]} 50%,${COLOURS[witch.secondary]} 50%)` : COLOURS[colour] || "#ccc";
+  const name = ctx.name(witch || novice || potion);
+  return h("span", { class: "cd-card", "data-card": id || "", ...extra, title: name, "aria-label": name },
+    h("span", { class: "cd-band", style: { background: band } }),
+    h("span", {}, name),
+    witch || potion ? h("span", { class: "cd-pts" }, String((witch || potion).points)) : null,
+    witch || novice ? apLine((witch || novice).ap) : null,
+    witch && witch.refresh ? h("span", { class: "cd-mini", title: w.refreshMark }, "↻") : null,
+    potion ? dots(ctx, potion.ingredients) : null,
+    potion && potion.tool ? h("span", { class: "cd-mini" }, `+ ${potion.tool === "any" ? "★" : ctx.name(L.tools[potion.tool])}`) : null);
 }
 
-function toolCard(parent, ctx, id) {
+function toolCard(ctx, id) {
   const L = lookups(ctx.catalog);
   const back = L.potions[id] ? L.potions[id].back : null;
   const name = back && L.tools[back] ? ctx.name(L.tools[back]) : id;
-  return html("span", { class: "cd-card", "data-tool": id, title: name, style: "background:#efe7d4;min-width:60px" }, `⚗ ${name}`, parent);
+  return h("span", { class: "cd-card cd-tool", "data-tool": id, title: name }, `⚗ ${name}`);
 }
 
-function animalCard(parent, ctx, id) {
+function animalCard(ctx, id) {
   const L = lookups(ctx.catalog);
   const animal = L.witches[id] ? L.animals[L.witches[id].animal] : null;
   const name = animal ? ctx.name(animal) : id;
-  const node = html("span", { class: "cd-card", "data-animal": id, title: name, style: "background:#e3f0e0;min-width:60px" }, name, parent);
-  if (animal) ingredientChip(node, ctx, animal.price, "");
-  return node;
+  return h("span", { class: "cd-card cd-animal", "data-animal": id, title: name }, name, animal ? ingredientChip(ctx, animal.price, "") : null);
 }
 
 // --- the board --------------------------------------------------------------------------------
@@ -309,195 +230,181 @@ function stateOf(root, ctx) {
 }
 
 export function render(root, ctx) {
-  ensureStyle();
   const w = words(ctx);
   const L = lookups(ctx.catalog);
   const view = ctx.view;
   const st = stateOf(root, ctx);
-  root.replaceChildren();
-  const board = html("div", { class: "cd-board board-carodeni" }, null, root);
-
-  const top = html("div", { class: "cd-top" }, null, board);
   const round = view.solo ? Math.min(view.round + 1, 15) : view.round + 1;
-  html("span", { class: "cd-pill", "data-round": round }, view.solo ? w.of15(round) : w.round(round), top);
-  if (view.end_round !== null && view.end_round !== undefined && !view.solo) html("span", { class: "cd-pill" }, w.lastRound(view.end_round + 1), top);
-  html("span", { class: "cd-pill", "data-witch-deck": view.witch_deck }, `${view.witch_deck} · ${w.witchDeck}`, top);
-  html("span", { class: "cd-pill", "data-potion-deck": view.potion_deck }, `${view.potion_deck} · ${w.potionDeck}`, top);
-  html("span", { class: "cd-pill", "data-bag": view.bag }, `${view.bag} ${w.bag}`, top);
-  for (const target of ["witches", "potions", "none"]) {
+  const refreshes = ["witches", "potions", "none"].map((target) => {
     const i = find(ctx, { type: "refresh", target });
-    if (i >= 0) clickable(html("button", { type: "button", class: "cd-refresh" }, target === "none" ? w.refreshNone : `↻ ${w.refresh(w.refreshWhat[target])}`, top), ctx, i);
-  }
-
-  if (view.solo) ostaraTrack(board, ctx, w, L);
-  locations(board, ctx, w, L);
-  goals(board, ctx, w, L);
-  const buttons = html("div", { class: "cd-buttons" }, null, board);
-  for (const [type, label] of [["rest", w.rest], ["end_turn", w.endTurn], ["ostara_turn", w.ostaraTurn]]) {
+    return i < 0 ? null : clickable(h("button", { type: "button", class: "cd-refresh" }, target === "none" ? w.refreshNone : `↻ ${w.refresh(w.refreshWhat[target])}`), ctx, i);
+  });
+  const buttons = [["rest", w.rest], ["end_turn", w.endTurn], ["ostara_turn", w.ostaraTurn]].map(([type, label]) => {
     const i = find(ctx, { type });
-    if (i >= 0) clickable(html("button", { type: "button", class: `cd-${type}` }, label, buttons), ctx, i);
-  }
-  const payments = html("div", { class: "cd-buttons cd-payments" }, null, board);
-  clans(board, ctx, w, L, st, payments, () => render(root, ctx));
+    return i < 0 ? null : clickable(h("button", { type: "button", class: `cd-${type}` }, label), ctx, i);
+  });
+  const [clanBoxes, payments] = clans(ctx, w, L, st, () => render(root, ctx));
+
+  root.replaceChildren(h("div", { class: "cd-board board-carodeni" },
+    h("div", { class: "cd-top" },
+      h("span", { class: "cd-pill", "data-round": round }, view.solo ? w.of15(round) : w.round(round)),
+      view.end_round !== null && view.end_round !== undefined && !view.solo ? h("span", { class: "cd-pill" }, w.lastRound(view.end_round + 1)) : null,
+      h("span", { class: "cd-pill", "data-witch-deck": view.witch_deck }, `${view.witch_deck} · ${w.witchDeck}`),
+      h("span", { class: "cd-pill", "data-potion-deck": view.potion_deck }, `${view.potion_deck} · ${w.potionDeck}`),
+      h("span", { class: "cd-pill", "data-bag": view.bag }, `${view.bag} ${w.bag}`),
+      refreshes),
+    view.solo ? ostaraTrack(ctx, w, L) : null,
+    locations(ctx, w, L),
+    goals(ctx, w, L),
+    h("div", { class: "cd-buttons" }, buttons),
+    h("div", { class: "cd-buttons cd-payments" }, payments),
+    clanBoxes));
+  ensureStyle();
 }
 
-function ostaraTrack(parent, ctx, w, L) {
+function ostaraTrack(ctx, w, L) {
   const view = ctx.view;
-  const box = html("div", { class: "cd-row cd-ostara", "data-testid": "ostara-track" }, null, parent);
-  html("span", { class: "cd-loc" }, w.ostaraTrack, box);
-  const track = html("span", { class: "cd-track" }, null, box);
+  const steps = [];
   for (let r = 0; r < 15; r++) {
-    if (r && r % 5 === 0) html("span", { class: "cd-gap" }, null, track);
+    if (r && r % 5 === 0) steps.push(h("span", { class: "cd-gap" }));
     const cls = r === view.round ? "cd-now" : r < view.round ? "cd-past" : "";
-    html("span", { class: `cd-step ${cls}`, "data-step": r + 1 }, String(r + 1), track);
+    steps.push(h("span", { class: `cd-step ${cls}`, "data-step": r + 1 }, String(r + 1)));
   }
   const t = view.ostara_tokens;
-  if (t) {
-    html("span", { class: "cd-pill" }, w.stage(Math.max(t.stage, 0) + 1), box);
-    const token = t.token && L.tokens[t.token];
-    html("span", { class: "cd-pill", "data-token": t.token || "" }, `${w.token}: ${token ? ctx.name(token) : "—"}`, box);
-    html("span", { class: "cd-mini" }, w.left(t.left_in_stage), box);
-  }
+  const token = t && t.token && L.tokens[t.token];
+  return h("div", { class: "cd-row cd-ostara", "data-testid": "ostara-track" },
+    h("span", { class: "cd-loc" }, w.ostaraTrack),
+    h("span", { class: "cd-track" }, steps),
+    t ? [
+      h("span", { class: "cd-pill" }, w.stage(Math.max(t.stage, 0) + 1)),
+      h("span", { class: "cd-pill", "data-token": t.token || "" }, `${w.token}: ${token ? ctx.name(token) : "—"}`),
+      h("span", { class: "cd-mini" }, w.left(t.left_in_stage)),
+    ] : null);
 }
 
-function locations(parent, ctx, w, L) {
+function locations(ctx, w, L) {
   const view = ctx.view;
-  const rows = html("div", { class: "cd-rows" }, null, parent);
-  view.board.forEach((row, li) => {
+  return h("div", { class: "cd-rows" }, view.board.map((row, li) => {
     const loc = row.location;
     const spent = view.turn && view.turn.seat !== null && view.turn.ap && view.turn.ap[li] > 0 && view.turn.phase === "collect";
-    const box = html("div", { class: `cd-row${spent ? " cd-spent" : ""}`, "data-location": loc }, null, rows);
     const name = L.locations[loc] ? ctx.name(L.locations[loc]) : loc;
-    const label = html("span", { class: "cd-loc" }, `${LOCATION_MARK[loc] || ""} ${name}`, box);
-    if (view.turn && view.turn.ap && view.turn.ap[li]) html("span", { class: "cd-mini", title: w.ap }, ` · ${view.turn.ap[li]} AP`, label);
-    const slots = html("span", { class: "cd-slots" }, null, box);
-    row.ingredients.forEach((kind, slot) => {
-      const chip = ingredientChip(slots, ctx, kind);
-      chip.setAttribute("data-slot", slot);
-      const i = find(ctx, { type: "take", item: "ingredient", location: loc, slot });
-      if (i >= 0) clickable(chip, ctx, i);
-    });
-    const ri = find(ctx, { type: "refresh", target: "ingredients", location: loc });
-    if (ri >= 0) clickable(html("button", { type: "button", class: "cd-refresh", title: w.refresh(w.refreshWhat.ingredients) }, "↻", box), ctx, ri);
+    const ap = view.turn && view.turn.ap && view.turn.ap[li];
+    const slots = row.ingredients.map((kind, slot) =>
+      clickable(ingredientChip(ctx, kind, null, { "data-slot": slot }), ctx, find(ctx, { type: "take", item: "ingredient", location: loc, slot })));
+    let potion = h("span", { class: "cd-card cd-back" }, "∅");
+    let tool = null;
     if (row.potion) {
-      const c = card(box, ctx, row.potion, { "data-offer": "potion" });
-      const i = find(ctx, { type: "take", item: "potion", location: loc });
-      if (i >= 0) clickable(c, ctx, i);
+      potion = clickable(card(ctx, row.potion, { "data-offer": "potion" }), ctx, find(ctx, { type: "take", item: "potion", location: loc }));
       const ti = find(ctx, { type: "take", item: "tool", location: loc });
       const back = L.potions[row.potion] && L.potions[row.potion].back;
-      const tool = html("button", { type: "button", class: "cd-flip", "data-offer": "tool", disabled: ti >= 0 ? null : "" }, `⚗ ${back && L.tools[back] ? ctx.name(L.tools[back]) : w.tool}`, box);
-      if (ti >= 0) clickable(tool, ctx, ti);
-    } else html("span", { class: "cd-card cd-back" }, "∅", box);
+      tool = clickable(h("button", { type: "button", class: "cd-flip", "data-offer": "tool", disabled: ti < 0 },
+        `⚗ ${back && L.tools[back] ? ctx.name(L.tools[back]) : w.tool}`), ctx, ti);
+    }
+    let witch = h("span", { class: "cd-card cd-back" }, "∅");
+    let animal = null;
     if (row.witch) {
-      const c = card(box, ctx, row.witch, { "data-offer": "witch" });
-      const i = find(ctx, { type: "take", item: "witch", location: loc });
-      if (i >= 0) clickable(c, ctx, i);
+      witch = clickable(card(ctx, row.witch, { "data-offer": "witch" }), ctx, find(ctx, { type: "take", item: "witch", location: loc }));
       if (view.animals) {
         const ai = find(ctx, { type: "take", item: "animal", location: loc });
-        const animal = L.witches[row.witch] ? L.animals[L.witches[row.witch].animal] : null;
-        const b = html("button", { type: "button", class: "cd-flip", "data-offer": "animal", disabled: ai >= 0 ? null : "" }, `⇄ ${animal ? ctx.name(animal) : w.animal}`, box);
-        if (ai >= 0) clickable(b, ctx, ai);
+        const a = L.witches[row.witch] ? L.animals[L.witches[row.witch].animal] : null;
+        animal = clickable(h("button", { type: "button", class: "cd-flip", "data-offer": "animal", disabled: ai < 0 }, `⇄ ${a ? ctx.name(a) : w.animal}`), ctx, ai);
       }
-    } else html("span", { class: "cd-card cd-back" }, "∅", box);
-  });
-}
-
-function goals(parent, ctx, w, L) {
-  const box = html("div", { class: "cd-goals", "data-testid": "carodeni-goals" }, null, parent);
-  html("span", { class: "cd-label" }, w.goals, box);
-  ctx.view.goals.forEach((g, i) => {
-    const face = L.goals[g.token] ? L.goals[g.token][g.side] : null;
-    const node = html("span", { class: `cd-goal cd-${g.side}`, "data-goal": i, "data-token": g.token }, null, box);
-    html("span", {}, face ? ctx.name(face) : g.token, node);
-    html("b", {}, `${g.points} ${w.points}`, node);
-    if (g.claimed_by !== null && g.claimed_by !== undefined) {
-      node.style.borderColor = SEAT_COLOURS[g.claimed_by % 5];
-      node.style.opacity = "0.7";
-      html("span", { class: "cd-mini" }, w.claimed(seatName(ctx, g.claimed_by)), node);
     }
-    node.title = `${w[g.side]} · ${face ? ctx.name(face) : g.token}`;
-  });
+    const ri = find(ctx, { type: "refresh", target: "ingredients", location: loc });
+    return h("div", { class: `cd-row${spent ? " cd-spent" : ""}`, "data-location": loc },
+      h("span", { class: "cd-loc" }, `${LOCATION_MARK[loc] || ""} ${name}`, ap ? h("span", { class: "cd-mini", title: w.ap }, ` · ${ap} ${w.apShort}`) : null),
+      h("span", { class: "cd-slots" }, slots),
+      ri >= 0 ? clickable(h("button", { type: "button", class: "cd-refresh", title: w.refresh(w.refreshWhat.ingredients) }, "↻"), ctx, ri) : null,
+      potion, tool, witch, animal);
+  }));
 }
 
-function clans(parent, ctx, w, L, st, payments, rerender) {
+function goals(ctx, w, L) {
+  return h("div", { class: "cd-goals", "data-testid": "carodeni-goals" },
+    h("span", { class: "cd-label" }, w.goals),
+    ctx.view.goals.map((g, i) => {
+      const face = L.goals[g.token] ? L.goals[g.token][g.side] : null;
+      const claimed = g.claimed_by !== null && g.claimed_by !== undefined;
+      return h("span", {
+        class: `cd-goal cd-${g.side}${claimed ? " cd-claimed" : ""}`, "data-goal": i, "data-token": g.token,
+        title: `${w[g.side]} · ${face ? ctx.name(face) : g.token}`, style: claimed ? { borderColor: SEAT_COLOURS[g.claimed_by % 5] } : null,
+      },
+      h("span", {}, face ? ctx.name(face) : g.token),
+      h("b", {}, `${g.points} ${w.points}`),
+      claimed ? h("span", { class: "cd-mini" }, w.claimed(seatName(ctx, g.claimed_by))) : null);
+    }));
+}
+
+/** Every clan's box (the caller's first) and the payments of the potion picked to brew. */
+function clans(ctx, w, L, st, rerender) {
   const view = ctx.view;
-  const grid = html("div", { class: "cd-clans" }, null, parent);
+  const payments = [];
   const order = view.seat !== null && view.seat !== undefined ? [view.seat, ...view.players.map((p) => p.seat).filter((s) => s !== view.seat)] : view.players.map((p) => p.seat);
-  for (const seat of order) {
+  const boxes = order.map((seat) => {
     const p = view.players[seat];
-    const box = html("div", { class: `cd-clan${view.turn && view.turn.seat === seat ? " cd-turn" : ""}`, "data-seat": seat, style: `border-color:${SEAT_COLOURS[seat % 5]}` }, null, grid);
-    html("h4", {}, `${seatName(ctx, seat)}${seat === view.seat ? ` (${w.you})` : ""}${view.ostara === seat ? " ☾" : ""}`, box);
-    const ing = line(box, w.ingredients);
-    for (const [kind, n] of Object.entries(p.ingredients)) {
-      const chip = ingredientChip(ing, ctx, kind, String(n));
-      chip.setAttribute("data-count", n);
-      if (!n) chip.style.opacity = "0.35";
+    const ingredients = Object.entries(p.ingredients).map(([kind, n]) => {
+      const chip = ingredientChip(ctx, kind, String(n), { "data-count": n });
+      if (!n) chip.classList.add("cd-zero");
+      return chip;
+    });
+    let hand = null;
+    if (p.hand) hand = p.hand.map((id) => clickable(card(ctx, id, { "data-hand": id }), ctx, find(ctx, { type: "play", witch: id })));
+    else if (view.ostara !== seat) {
+      hand = [Array.from({ length: p.hand_count }, () => card(ctx, null, { "data-hand": "" })), h("span", { class: "cd-mini" }, w.cards(p.hand_count))];
     }
-    const hand = line(box, w.hand);
-    if (p.hand) {
-      for (const id of p.hand) {
-        const c = card(hand, ctx, id, { "data-hand": id });
-        const i = find(ctx, { type: "play", witch: id });
-        if (i >= 0) clickable(c, ctx, i);
-      }
-    } else if (view.ostara !== seat) {
-      for (let k = 0; k < p.hand_count; k++) card(hand, ctx, null, { "data-hand": "" });
-      html("span", { class: "cd-mini" }, w.cards(p.hand_count), hand);
-    }
-    const played = line(box, w.played);
-    p.played.forEach((id, k) => {
-      const c = card(played, ctx, id, { "data-played": id });
+    const played = p.played.map((id, k) => {
+      const c = card(ctx, id, { "data-played": id });
       if (view.turn && view.turn.seat === seat && k === p.played.length - 1 && view.turn.witch === id) {
         c.classList.add("cd-active");
         c.title += ` (${w.active})`;
       }
+      return c;
     });
-    const potions = line(box, w.potions);
-    for (const id of p.potions) {
-      const c = card(potions, ctx, id, { "data-potion": id, "data-needs": L.potions[id] ? L.potions[id].ingredients.join(" ") : "" });
-      brewTarget(c, ctx, id, st, payments, w, L, rerender);
-    }
-    if (p.tools.length) {
-      const tools = line(box, w.tools);
-      for (const id of p.tools) toolCard(tools, ctx, id);
-    }
-    if (p.animals.length) {
-      const animals = line(box, w.animals);
-      for (const id of p.animals) {
-        const c = animalCard(animals, ctx, id);
-        const i = find(ctx, { type: "tame", animal: id });
-        if (i >= 0) clickable(c, ctx, i);
-      }
-    }
-    const clan = line(box, w.clan);
-    clan.setAttribute("data-clan", seat);
-    for (const id of p.clan_witches) card(clan, ctx, id, { "data-clan-witch": id });
-    for (const id of p.clan_potions) card(clan, ctx, id, { "data-clan-potion": id });
-    for (const id of p.clan_tools) toolCard(clan, ctx, id);
-    for (const id of p.clan_animals) animalCard(clan, ctx, id);
-    for (const gi of p.goals) {
+    const potions = p.potions.map((id) => {
+      const c = card(ctx, id, { "data-potion": id, "data-needs": L.potions[id] ? L.potions[id].ingredients.join(" ") : "" });
+      payments.push(...brewTarget(c, ctx, id, st, w, L, rerender));
+      return c;
+    });
+    const goalsClaimed = p.goals.map((gi) => {
       const g = view.goals[gi];
       const face = g && L.goals[g.token] ? L.goals[g.token][g.side] : null;
-      html("span", { class: "cd-pill", "data-claimed-goal": gi }, `◎ ${face ? ctx.name(face) : gi}`, clan);
-    }
-  }
+      return h("span", { class: "cd-pill", "data-claimed-goal": gi }, `◎ ${face ? ctx.name(face) : gi}`);
+    });
+    return h("div", { class: `cd-clan${view.turn && view.turn.seat === seat ? " cd-turn" : ""}`, "data-seat": seat, style: { borderColor: SEAT_COLOURS[seat % 5] } },
+      h("h4", {}, `${seatName(ctx, seat)}${seat === view.seat ? ` (${w.you})` : ""}${view.ostara === seat ? " ☾" : ""}`),
+      line(w.ingredients, ingredients),
+      line(w.hand, hand),
+      line(w.played, played),
+      line(w.potions, potions),
+      p.tools.length ? line(w.tools, p.tools.map((id) => toolCard(ctx, id))) : null,
+      p.animals.length ? line(w.animals, p.animals.map((id) => clickable(animalCard(ctx, id), ctx, find(ctx, { type: "tame", animal: id })))) : null,
+      line(w.clan, [
+        p.clan_witches.map((id) => card(ctx, id, { "data-clan-witch": id })),
+        p.clan_potions.map((id) => card(ctx, id, { "data-clan-potion": id })),
+        p.clan_tools.map((id) => toolCard(ctx, id)),
+        p.clan_animals.map((id) => animalCard(ctx, id)),
+        goalsClaimed,
+      ], { "data-clan": seat }));
+  });
+  return [h("div", { class: "cd-clans" }, boxes), payments];
 }
 
-function line(parent, label) {
-  const box = html("div", { class: "cd-line" }, null, parent);
-  html("span", { class: "cd-label" }, label, box);
-  return box;
+function line(label, items, attrs = {}) {
+  return h("div", { class: "cd-line", ...attrs }, h("span", { class: "cd-label" }, label), items);
 }
 
 /** A potion with one listed brew is one click; with several payments it is picked first and
- * each payment is offered as a button. */
-function brewTarget(node, ctx, potion, st, payments, w, L, rerender) {
+ * each payment is offered as a button (returned, for the row of payments). */
+function brewTarget(node, ctx, potion, st, w, L, rerender) {
   const indices = [];
   (ctx.actions || []).forEach((a, i) => {
     if (a.type === "brew" && a.potion === potion) indices.push(i);
   });
-  if (!indices.length) return;
-  if (indices.length === 1) return clickable(node, ctx, indices[0]);
+  if (!indices.length) return [];
+  if (indices.length === 1) {
+    clickable(node, ctx, indices[0]);
+    return [];
+  }
   node.setAttribute("data-brew", potion);
   node.setAttribute("aria-pressed", String(st.potion === potion));
   if (st.potion === potion) node.classList.add("cd-active");
@@ -505,19 +412,19 @@ function brewTarget(node, ctx, potion, st, payments, w, L, rerender) {
     st.potion = potion;
     rerender();
   });
-  if (st.potion !== potion) return;
-  html("span", { class: "cd-label" }, w.pay, payments);
-  for (const i of indices) {
-    const b = html("button", { type: "button", class: "cd-payment" }, null, payments);
-    for (const part of ctx.actions[i].payment) {
-      if (part.startsWith("pair:")) {
-        const kind = part.slice(5);
-        ingredientChip(b, ctx, kind, "2×").title = w.pair(L.ingredients[kind] ? ctx.name(L.ingredients[kind]) : kind);
-      } else if (L.ingredients[part]) ingredientChip(b, ctx, part);
-      else html("span", { class: "cd-mini" }, ` ⚗ ${L.tools[part] ? ctx.name(L.tools[part]) : part} `, b);
+  if (st.potion !== potion) return [];
+  const part = (p) => {
+    if (p.startsWith("pair:")) {
+      const kind = p.slice(5);
+      return ingredientChip(ctx, kind, "2×", { title: w.pair(L.ingredients[kind] ? ctx.name(L.ingredients[kind]) : kind) });
     }
-    clickable(b, ctx, i);
-  }
+    if (L.ingredients[p]) return ingredientChip(ctx, p);
+    return h("span", { class: "cd-mini" }, ` ⚗ ${L.tools[p] ? ctx.name(L.tools[p]) : p} `);
+  };
+  return [
+    h("span", { class: "cd-label" }, w.pay),
+    ...indices.map((i) => clickable(h("button", { type: "button", class: "cd-payment" }, ctx.actions[i].payment.map(part)), ctx, i)),
+  ];
 }
 
 // --- the log ----------------------------------------------------------------------------------
@@ -589,4 +496,13 @@ export function describe(event, ctx) {
     default:
       return d.type || "";
   }
+}
+
+function ensureStyle() {
+  if (document.getElementById("cd-style")) return;
+  const link = document.createElement("link");
+  link.id = "cd-style";
+  link.rel = "stylesheet";
+  link.href = new URL("./carodeni.css", import.meta.url).href;
+  document.head.append(link);
 }
