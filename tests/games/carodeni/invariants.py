@@ -1,4 +1,6 @@
-"""Invariants every reachable state keeps, checked by the random-game tests."""
+"""Invariants every reachable Čarodění state keeps, checked by the random-game tests: ``check_state``
+(everything conserved), ``check_views`` and ``check_redacted`` (nothing hidden shown), ``check_score``
+and ``check_legal_actions`` (``decide`` accepts exactly what ``legal_actions`` lists)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from games.rng import Rng
 _CARD = re.compile(r'"([WP]\d\d)"')
 
 
-def conserved(s: dict[str, Any]) -> None:
+def check_state(s: dict[str, Any]) -> None:
     """Every witch, potion, novice and ingredient is in exactly one place."""
     witches: list[str] = list(s["witch_deck"]) + list(s["witch_aside"])
     potions: list[str] = list(s["potion_deck"]) + list(s["potion_aside"])
@@ -71,7 +73,7 @@ def visible_cards(s: dict[str, Any], seat: int | None) -> set[str]:
     return out
 
 
-def views_hide(s: dict[str, Any]) -> None:
+def check_views(s: dict[str, Any]) -> None:
     """No view names a card another seat holds in hand, or a card in a deck or set aside."""
     for seat in [None, *range(s["seats"])]:
         v = game.view(s, seat)
@@ -82,7 +84,7 @@ def views_hide(s: dict[str, Any]) -> None:
         assert isinstance(v["witch_deck"], int) and isinstance(v["bag"], int)
 
 
-def score_adds_up(s: dict[str, Any]) -> dict[str, Any]:
+def check_score(s: dict[str, Any]) -> dict[str, Any]:
     result = game.score(s)
     for entry in result["seats"]:
         assert entry["total"] == sum(entry["breakdown"].values())
@@ -118,7 +120,7 @@ def _candidates(s: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     return out
 
 
-def accepted_iff_listed(s: dict[str, Any], seat: int, listed: list[dict[str, Any]], rng: Rng) -> None:
+def check_legal_actions(s: dict[str, Any], seat: int, listed: list[dict[str, Any]], rng: Rng) -> None:
     """``decide`` accepts exactly what ``legal_actions`` lists (probed with every candidate)."""
     for command in listed:
         game.decide(s, seat, command, rng)
@@ -132,7 +134,7 @@ def accepted_iff_listed(s: dict[str, Any], seat: int, listed: list[dict[str, Any
         raise AssertionError(f"decide accepted an unlisted command {command}")
 
 
-def redaction_hides(after: dict[str, Any], event: dict[str, Any]) -> None:
+def check_redacted(after: dict[str, Any], event: dict[str, Any]) -> None:
     """A redacted event names no card in a deck, set aside or in another seat's hand (cards a
     refresh returns to the bottom of a deck were face up until then)."""
     if event["type"] == "OfferRefreshed":

@@ -1,4 +1,5 @@
-"""Helpers for the Čarodění tests: build a game, put cards where an example needs them, play."""
+"""Builders and drivers for the Čarodění tests: ``new_game`` (a real setup), ``apply`` (decide and fold
+one command), and edits that put cards and ingredients where an example needs them."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def new_game(seats: int = 2, **options: Any) -> dict[str, Any]:
     return state
 
 
-def play(
+def apply(
     state: dict[str, Any], seat: int, command: dict[str, Any], label: str = "t"
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """``decide`` then fold, as the platform does; returns the new state and the events."""

@@ -7,7 +7,7 @@ import pytest
 from games import carodeni as game
 from games.interface import IllegalMove
 
-from .support import edit, give, new_game, only_player_lists, play, set_board, types
+from .support import apply, edit, give, new_game, only_player_lists, set_board, types
 
 GOALS = [
     {"token": "G01", "side": "easy"},
@@ -34,7 +34,7 @@ def _finish_turn(s: dict, seat: int) -> tuple[dict, list[dict]]:
         actions = game.legal_actions(s, seat)
         pick = next((a for a in actions if a["type"] == "take" and a.get("item") == "tool"), None)
         pick = pick or next((a for a in actions if a["type"] in ("play", "end_turn")), actions[0])
-        s, ev = play(s, seat, pick, label=f"v{len(events)}-{s['round']}")
+        s, ev = apply(s, seat, pick, label=f"v{len(events)}-{s['round']}")
         events += ev
     return s, events
 
@@ -42,10 +42,10 @@ def _finish_turn(s: dict, seat: int) -> tuple[dict, list[dict]]:
 def _brew_red(s: dict, seat: int = 0) -> tuple[dict, list[dict]]:
     only_player_lists(s, seat, hand=["W03", "N1a", "N1b"], potions=["P01"])
     give(s, seat, herbs=1, berries=1)
-    s, _ = play(s, seat, {"type": "play", "witch": "W03"})
-    s, _ = play(s, seat, {"type": "take", "item": "tool", "location": "lake"})
-    s, _ = play(s, seat, {"type": "take", "item": "tool", "location": "lake"})
-    return play(s, seat, {"type": "brew", "potion": "P01", "payment": ["herbs", "berries"]})
+    s, _ = apply(s, seat, {"type": "play", "witch": "W03"})
+    s, _ = apply(s, seat, {"type": "take", "item": "tool", "location": "lake"})
+    s, _ = apply(s, seat, {"type": "take", "item": "tool", "location": "lake"})
+    return apply(s, seat, {"type": "brew", "potion": "P01", "payment": ["herbs", "berries"]})
 
 
 def test_goals_are_claimed_at_once_and_only_once() -> None:
@@ -97,8 +97,8 @@ def test_an_empty_deck_triggers_the_end_and_the_set_aside_cards_refill_it() -> N
     s = _game(3)
     s["witch_deck"] = s["witch_deck"][:1]
     aside = list(s["witch_aside"])
-    s, _ = play(s, 0, {"type": "play", "witch": "N1a"})
-    s, ev = play(s, 0, {"type": "take", "item": "witch", "location": "mountains"})
+    s, _ = apply(s, 0, {"type": "play", "witch": "N1a"})
+    s, ev = apply(s, 0, {"type": "take", "item": "witch", "location": "mountains"})
     assert types(ev) == ["ItemTaken", "SlotRefilled", "DeckRanOut", "EndTriggered"]
     assert ev[2]["aside"] == aside and s["witch_deck"] == aside and s["witch_aside"] == []
     assert s["end_round"] == 1 and s["end_reason"] == "witches_deck_ran_out"
@@ -107,8 +107,8 @@ def test_an_empty_deck_triggers_the_end_and_the_set_aside_cards_refill_it() -> N
 def test_without_cards_set_aside_an_empty_slot_stays_empty() -> None:
     s = _game()
     s["potion_deck"] = []
-    s, _ = play(s, 0, {"type": "play", "witch": "N1a"})
-    s, ev = play(s, 0, {"type": "take", "item": "potion", "location": "mountains"})
+    s, _ = apply(s, 0, {"type": "play", "witch": "N1a"})
+    s, ev = apply(s, 0, {"type": "take", "item": "potion", "location": "mountains"})
     assert ev[1] == {"type": "SlotRefilled", "location": "mountains", "item": "potion", "card": None}
     assert {"type": "take", "item": "tool", "location": "mountains"} not in game.legal_actions(s, 0)
 
@@ -116,8 +116,8 @@ def test_without_cards_set_aside_an_empty_slot_stays_empty() -> None:
 def test_nothing_left_at_a_location_forfeits_its_points() -> None:
     s = _game()
     set_board(s, "forest", [None, None, None], potion=None, witch=None)
-    s, ev = play(s, 0, {"type": "play", "witch": "N1a"})
-    s, ev = play(s, 0, {"type": "take", "item": "tool", "location": "mountains"})
+    s, ev = apply(s, 0, {"type": "play", "witch": "N1a"})
+    s, ev = apply(s, 0, {"type": "take", "item": "tool", "location": "mountains"})
     assert types(ev)[-2:] == ["ActionPointsForfeited", "TurnEnded"]
 
 
@@ -162,10 +162,10 @@ def test_an_empty_location_waits_while_a_refresh_could_refill_it() -> None:
     s = _game()
     set_board(s, "mountains", [None, None, None], potion=None, witch=None)
     only_player_lists(s, 0, hand=["W41", "N1a", "N1b"])
-    s, ev = play(s, 0, {"type": "play", "witch": "W41"})
+    s, ev = apply(s, 0, {"type": "play", "witch": "W41"})
     assert types(ev) == ["WitchPlayed"]
     assert all(a["type"] == "refresh" for a in game.legal_actions(s, 0))
-    s, ev = play(s, 0, {"type": "refresh", "target": "ingredients", "location": "mountains"})
+    s, ev = apply(s, 0, {"type": "refresh", "target": "ingredients", "location": "mountains"})
     assert all(ev[0]["drawn"]) and s["turn"]["ap"] == [2, 1, 0]
 
 
@@ -191,8 +191,8 @@ def test_a_deck_running_out_after_the_goal_trigger_changes_nothing() -> None:
     s = _game(3)
     s["end_round"], s["end_reason"] = 1, "goals"
     s["witch_deck"] = s["witch_deck"][:1]
-    s, _ = play(s, 0, {"type": "play", "witch": "N1a"})
-    s, ev = play(s, 0, {"type": "take", "item": "witch", "location": "mountains"})
+    s, _ = apply(s, 0, {"type": "play", "witch": "N1a"})
+    s, ev = apply(s, 0, {"type": "take", "item": "witch", "location": "mountains"})
     assert "DeckRanOut" in types(ev) and "EndTriggered" not in types(ev)
     assert (s["end_round"], s["end_reason"]) == (1, "goals") and len(s["witch_deck"]) == 5
 
@@ -203,16 +203,16 @@ def test_the_refresh_stays_optional_where_nothing_is_left_to_take() -> None:
     s = _game()
     set_board(s, "mountains", [None, None, None], potion=None, witch=None)
     only_player_lists(s, 0, hand=["W41", "N1a", "N1b"])
-    s, _ = play(s, 0, {"type": "play", "witch": "W41"})
+    s, _ = apply(s, 0, {"type": "play", "witch": "W41"})
     assert {"type": "refresh", "target": "none"} in game.legal_actions(s, 0)
     board = [dict(b, ingredients=list(b["ingredients"])) for b in s["board"]]
-    s, ev = play(s, 0, {"type": "refresh", "target": "none"})
+    s, ev = apply(s, 0, {"type": "refresh", "target": "none"})
     assert types(ev) == ["ActionPointsForfeited"] and ev[0]["location"] == "mountains"
     assert s["turn"]["ap"] == [0, 1, 0] and s["board"] == board
     assert not any(a["type"] == "refresh" for a in game.legal_actions(s, 0))
     s2 = _game()
     only_player_lists(s2, 0, hand=["W41", "N1a", "N1b"])
-    s2, _ = play(s2, 0, {"type": "play", "witch": "W41"})
+    s2, _ = apply(s2, 0, {"type": "play", "witch": "W41"})
     assert {"type": "refresh", "target": "none"} not in game.legal_actions(s2, 0)
     with pytest.raises(IllegalMove, match="declined by taking"):
-        play(s2, 0, {"type": "refresh", "target": "none"})
+        apply(s2, 0, {"type": "refresh", "target": "none"})

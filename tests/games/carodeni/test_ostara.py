@@ -12,7 +12,7 @@ from games.carodeni import content
 from games.interface import IllegalMove
 from games.rng import Rng
 
-from .support import edit, give, new_game, only_player_lists, play, set_board, stack_bag, types
+from .support import apply, edit, give, new_game, only_player_lists, set_board, stack_bag, types
 
 HARD = [{"token": t, "side": "hard"} for t in ("G04", "G03", "G05", "G09", "G10")]
 
@@ -43,7 +43,7 @@ def test_ostara_example_with_the_green_eight_point_witch() -> None:
     set_board(s, "forest", ["berries", "roots", "feathers"], witch="W14")
     set_board(s, "lake", ["feathers", "herbs", "roots"], witch="W28")
     stack_bag(s, ["roots", "roots"])
-    s, ev = play(s, 1, {"type": "ostara_turn"})
+    s, ev = apply(s, 1, {"type": "ostara_turn"})
     assert ev[0]["type"] == "OstaraTokensShuffled" and ev[1] == {
         "type": "OstaraTokenDrawn",
         "seat": 1,
@@ -67,13 +67,13 @@ def test_ostara_example_with_the_green_eight_point_witch() -> None:
 def test_fewer_witches_than_potions_takes_a_witch_and_vice_versa() -> None:
     s = _solo(tokens=["O2"])
     only_player_lists(s, 1, played=[], potions=["P11"])
-    s2, ev = play(s, 1, {"type": "ostara_turn"})
+    s2, ev = apply(s, 1, {"type": "ostara_turn"})
     assert _chose(ev)[0][:2] == ("potion|witch", "witch")
     only_player_lists(s, 1, played=["W03"], potions=[])
-    s2, ev = play(s, 1, {"type": "ostara_turn"})
+    s2, ev = apply(s, 1, {"type": "ostara_turn"})
     assert _chose(ev)[0][:2] == ("potion|witch", "potion")
     only_player_lists(s, 1, played=[], potions=[])
-    s2, ev = play(s, 1, {"type": "ostara_turn"})
+    s2, ev = apply(s, 1, {"type": "ostara_turn"})
     assert _chose(ev)[0][:2] == ("potion|witch", "potion")
 
 
@@ -83,28 +83,28 @@ def test_banner_criterion_and_topmost_fallback() -> None:
     set_board(s, "mountains", potion="P01")
     set_board(s, "forest", potion="P12")
     set_board(s, "lake", potion="P20")
-    s2, ev = play(s, 1, {"type": "ostara_turn"})
+    s2, ev = apply(s, 1, {"type": "ostara_turn"})
     assert _chose(ev)[1] == ("potion", "P20", "lake")
     only_player_lists(s, 1, played=["W27"], potions=[])
     set_board(s, "mountains", potion="P02")
     set_board(s, "forest", potion="P12")
     set_board(s, "lake", potion="P14")
-    s2, ev = play(s, 1, {"type": "ostara_turn"})
+    s2, ev = apply(s, 1, {"type": "ostara_turn"})
     assert _chose(ev)[1] == ("potion", "P14", "lake")
     set_board(s, "mountains", potion="P32")
     set_board(s, "forest", potion="P12")
     set_board(s, "lake", potion="P22")
-    s2, ev = play(s, 1, {"type": "ostara_turn"})
+    s2, ev = apply(s, 1, {"type": "ostara_turn"})
     assert _chose(ev)[1] == ("potion", "P22", "lake")
     assert "topmost" not in next(e for e in ev if e.get("choice") == "P22")["reason"]
     set_board(s, "lake", potion="P02")
-    s2, ev = play(s, 1, {"type": "ostara_turn"})
+    s2, ev = apply(s, 1, {"type": "ostara_turn"})
     assert _chose(ev)[1] == ("potion", "P02", "lake")
     assert "goal G05" in next(e for e in ev if e.get("choice") == "P02")["reason"]
     set_board(s, "mountains", potion="P12")
     set_board(s, "forest", potion="P18")
     set_board(s, "lake", potion="P32")
-    s2, ev = play(s, 1, {"type": "ostara_turn"})
+    s2, ev = apply(s, 1, {"type": "ostara_turn"})
     assert _chose(ev)[1] == ("potion", "P12", "mountains")
     assert "topmost" in next(e for e in ev if e.get("choice") == "P12")["reason"]
 
@@ -117,11 +117,11 @@ def test_ingredient_priorities() -> None:
     set_board(s, "lake", ["roots", "berries", "herbs"])
     only_player_lists(s, 1, played=["W14"], potions=["P02", "P11"])
     give(s, 1, mushrooms=1)
-    s2, ev = play(s, 1, {"type": "ostara_turn"})
+    s2, ev = apply(s, 1, {"type": "ostara_turn"})
     ing = next(e for e in ev if e["type"] == "OstaraChose" and e["step"] == "ingredient")
     assert (ing["choice"], ing["location"], ing["reason"]) == ("berries", "forest", "for potion P11")
     only_player_lists(s, 1, played=["W03"], potions=["P04", "P01"])
-    s2, ev = play(s, 1, {"type": "ostara_turn"})
+    s2, ev = apply(s, 1, {"type": "ostara_turn"})
     ing = next(e for e in ev if e["type"] == "OstaraChose" and e["step"] == "ingredient")
     assert (ing["choice"], ing["reason"]) == ("berries", "for potion P01")
 
@@ -134,7 +134,7 @@ def test_she_brews_without_tools_and_pays_a_missing_ingredient_with_a_pair() -> 
     set_board(s, "forest", ["mushrooms", "mushrooms", "mushrooms"])
     set_board(s, "lake", ["mushrooms", "mushrooms", "mushrooms"])
     stack_bag(s, ["mushrooms"])
-    s, ev = play(s, 1, {"type": "ostara_turn"})
+    s, ev = apply(s, 1, {"type": "ostara_turn"})
     brewed = next(e for e in ev if e["type"] == "PotionBrewed")
     assert brewed["payment"] == ["herbs", "pair:feathers"] and brewed["tools_to_clan"] == []
     assert s["players"][1]["clan_potions"] == ["P08"]
@@ -145,12 +145,12 @@ def test_animal_token_takes_the_first_new_animal_into_her_clan() -> None:
     only_player_lists(s, 1, clan_animals=["W01"])
     set_board(s, "mountains", witch="W06")
     set_board(s, "forest", witch="W02")
-    s2, ev = play(s, 1, {"type": "ostara_turn"})
+    s2, ev = apply(s, 1, {"type": "ostara_turn"})
     assert _chose(ev)[0] == ("animal", "raven", "forest")
     assert s2["players"][1]["clan_animals"] == ["W01", "W02"]
     set_board(s, "forest", witch="W11")
     set_board(s, "lake", witch="W16")
-    s2, ev = play(s, 1, {"type": "ostara_turn"})
+    s2, ev = apply(s, 1, {"type": "ostara_turn"})
     assert _chose(ev)[0][:2] == ("animal", None)
     assert [c[0] for c in _chose(ev)] == ["animal", "ingredient", "ingredient"]
 
@@ -164,7 +164,7 @@ def test_stages_reshuffle_her_tokens_and_the_game_lasts_fifteen_rounds() -> None
         actions = game.legal_actions(s, seat)
         bot = game.BOTS["ostara" if seat == 1 else "default"]
         cmd = bot(game.view(s, seat), actions, Rng(b"x", str(rounds)))
-        s, ev = play(s, seat, cmd, label=f"v{rounds}")
+        s, ev = apply(s, seat, cmd, label=f"v{rounds}")
         rounds += 1
         shuffles += [e for e in ev if e["type"] == "OstaraTokensShuffled"]
         tokens += [e["token"] for e in ev if e["type"] == "OstaraTokenDrawn"]
@@ -181,7 +181,7 @@ def test_novice_ostara_never_claims_goals_nor_pursues_them() -> None:
     only_player_lists(s, 1, played=["W03"], potions=["P01"], clan_witches=["W27"])
     give(s, 1, herbs=1, berries=1)
     set_board(s, "mountains", witch="W28")
-    s2, ev = play(s, 1, {"type": "ostara_turn"})
+    s2, ev = apply(s, 1, {"type": "ostara_turn"})
     assert not any(e["type"] == "GoalClaimed" for e in ev)
     assert "goals: none pursued on novice" in next(e for e in ev if e.get("step") == "witch")["reason"]
 
@@ -191,7 +191,7 @@ def test_experienced_ostara_claims_goals() -> None:
     s["goals"][0] = {"token": "G01", "side": "easy", "claimed_by": None}
     only_player_lists(s, 1, played=["W03"], potions=["P01"], clan_witches=["W11"])
     give(s, 1, herbs=1, berries=1)
-    s, ev = play(s, 1, {"type": "ostara_turn"})
+    s, ev = apply(s, 1, {"type": "ostara_turn"})
     assert any(e["type"] == "GoalClaimed" and e["seat"] == 1 for e in ev)
     assert game.score(s)["seats"][1]["breakdown"]["goals"] == 3
     assert s["end_round"] is None
@@ -204,9 +204,9 @@ def _last_turn(difficulty: str) -> tuple[dict, list[dict]]:
     s["goals"][0]["claimed_by"] = 0
     s["players"][0]["goals"] = [0]
     s["players"][0]["hand"] = ["N1a", "N1b"]
-    s, _ = play(s, 0, {"type": "play", "witch": "N1a"})
-    s, _ = play(s, 0, {"type": "take", "item": "tool", "location": "mountains"})
-    return play(s, 0, {"type": "take", "item": "tool", "location": "forest"})
+    s, _ = apply(s, 0, {"type": "play", "witch": "N1a"})
+    s, _ = apply(s, 0, {"type": "take", "item": "tool", "location": "mountains"})
+    return apply(s, 0, {"type": "take", "item": "tool", "location": "forest"})
 
 
 def test_grandmaster_ostara_gets_the_goals_nobody_claimed() -> None:
@@ -226,7 +226,7 @@ def test_ostara_never_scores_tools_and_only_she_plays_her_seat() -> None:
     s["players"][1]["clan_tools"] = ["P01", "P02"]
     assert game.score(s)["seats"][1]["breakdown"]["tools"] == 0
     with pytest.raises(IllegalMove, match="ostara_turn"):
-        play(s, 1, {"type": "rest"})
+        apply(s, 1, {"type": "rest"})
     assert content.ostara_tokens()["O1"]["take"][0] == "witch|potion"
 
 
@@ -234,7 +234,7 @@ def test_no_goal_or_deck_ends_the_solo_game_early() -> None:
     s = _solo()
     s["witch_deck"] = s["witch_deck"][:1]
     only_player_lists(s, 1, played=[], potions=["P01"])
-    s, ev = play(s, 1, {"type": "ostara_turn"})
+    s, ev = apply(s, 1, {"type": "ostara_turn"})
     assert "DeckRanOut" in types(ev) and "EndTriggered" not in types(ev)
 
 
@@ -245,8 +245,8 @@ def test_deciding_leaves_every_seat_of_the_input_alone() -> None:
     s["round"] = 14
     s["turn"]["index"] = 1
     s["players"][0]["hand"] = ["N1a", "N1b"]
-    s, _ = play(s, 0, {"type": "play", "witch": "N1a"})
-    s, _ = play(s, 0, {"type": "take", "item": "tool", "location": "mountains"})
+    s, _ = apply(s, 0, {"type": "play", "witch": "N1a"})
+    s, _ = apply(s, 0, {"type": "take", "item": "tool", "location": "mountains"})
     before = copy.deepcopy(s)
     events = game.decide(s, 0, {"type": "take", "item": "tool", "location": "forest"}, Rng(b"x", "v"))
     assert any(e["type"] == "GoalClaimed" and e["seat"] == 1 for e in events)
@@ -259,7 +259,7 @@ def test_she_brews_one_potion_a_turn_the_most_points_first() -> None:
     s = _solo(tokens=["O6"])
     only_player_lists(s, 1, played=["W14", "W03", "W11"], potions=["P01", "P02"])
     give(s, 1, herbs=1, berries=1, mushrooms=1, roots=1, feathers=1)
-    s, ev = play(s, 1, {"type": "ostara_turn"})
+    s, ev = apply(s, 1, {"type": "ostara_turn"})
     brewed = [e for e in ev if e["type"] == "PotionBrewed"]
     assert [(e["potion"], e["witch"]) for e in brewed] == [("P02", "W03")]
     p = s["players"][1]

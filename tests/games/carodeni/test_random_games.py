@@ -13,7 +13,7 @@ from games.interface import GameError
 from games.rng import Rng
 from games.simulate import fold, play
 
-from .invariants import accepted_iff_listed, conserved, redaction_hides, score_adds_up, views_hide
+from .invariants import check_legal_actions, check_redacted, check_score, check_state, check_views
 
 SOLO = {"novice", "experienced", "grandmaster"}
 
@@ -35,9 +35,9 @@ def _check_end(match: Any) -> None:
     s = match.state
     assert game.is_over(s) and game.to_move(s) == []
     assert all(game.legal_actions(s, seat) == [] for seat in range(s["seats"]))
-    conserved(s)
-    views_hide(s)
-    score_adds_up(s)
+    check_state(s)
+    check_views(s)
+    check_score(s)
 
 
 def _play_checked(bots: list[str], seed: bytes, options: dict[str, Any]) -> list[dict[str, Any]]:
@@ -51,7 +51,7 @@ def _play_checked(bots: list[str], seed: bytes, options: dict[str, Any]) -> list
         actions = game.legal_actions(state, seat)
         assert actions
         if step % 7 == 0:
-            accepted_iff_listed(state, seat, actions, Rng(seed, "probe"))
+            check_legal_actions(state, seat, actions, Rng(seed, "probe"))
         for other in range(state["seats"]):
             if other != seat:
                 assert game.legal_actions(state, other) == []
@@ -64,15 +64,15 @@ def _play_checked(bots: list[str], seed: bytes, options: dict[str, Any]) -> list
             assert json.dumps(state, sort_keys=True) == before, "evolve mutated its input"
             assert game.evolve(json.loads(before), e) == after
             json.dumps(e)
-            redaction_hides(after, e)
+            check_redacted(after, e)
             state = after
             events.append(e)
-            conserved(state)
+            check_state(state)
         if step % 5 == 0:
-            views_hide(state)
+            check_views(state)
         step += 1
     assert fold(game, events) == state
-    score_adds_up(state)
+    check_score(state)
     return events
 
 

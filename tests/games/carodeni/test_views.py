@@ -8,7 +8,7 @@ from games import carodeni as game
 from games.interface import InvalidOptions
 from games.rng import Rng
 
-from .support import edit, new_game, play, set_board
+from .support import apply, edit, new_game, set_board
 
 
 def test_a_hand_is_seen_only_by_its_seat() -> None:
@@ -25,8 +25,8 @@ def test_a_hand_is_seen_only_by_its_seat() -> None:
 def test_witches_taken_to_hand_are_hidden_from_the_others() -> None:
     s = new_game(2)
     witch = s["board"][0]["witch"]
-    s, ev = play(s, 0, {"type": "play", "witch": "N1a"})
-    s, ev = play(s, 0, {"type": "take", "item": "witch", "location": "mountains"})
+    s, ev = apply(s, 0, {"type": "play", "witch": "N1a"})
+    s, ev = apply(s, 0, {"type": "take", "item": "witch", "location": "mountains"})
     assert witch in game.view(s, 0)["players"][0]["hand"]
     assert witch not in str(game.view(s, 1)["players"][0])
     assert game.view(s, 1)["players"][0]["hand_count"] == 2
@@ -83,8 +83,8 @@ def test_the_set_aside_cards_that_become_a_deck_are_redacted() -> None:
     """When a deck runs out, the cards set aside become its deck: their order is hidden."""
     s = edit(new_game(3))
     s["witch_deck"] = s["witch_deck"][:1]
-    s, _ = play(s, 0, {"type": "play", "witch": "N1a"})
-    s, ev = play(s, 0, {"type": "take", "item": "witch", "location": "mountains"})
+    s, _ = apply(s, 0, {"type": "play", "witch": "N1a"})
+    s, ev = apply(s, 0, {"type": "take", "item": "witch", "location": "mountains"})
     ran_out = next(e for e in ev if e["type"] == "DeckRanOut")
     assert len(ran_out["aside"]) == 5
     for viewer in (None, 0, 1, 2):
@@ -94,18 +94,18 @@ def test_the_set_aside_cards_that_become_a_deck_are_redacted() -> None:
 def test_events_never_name_a_witch_in_another_seats_hand() -> None:
     s = edit(new_game(2))
     set_board(s, "mountains", witch="W14")
-    s, _ = play(s, 0, {"type": "play", "witch": "N1a"})
-    s, ev = play(s, 0, {"type": "take", "item": "witch", "location": "mountains"})
+    s, _ = apply(s, 0, {"type": "play", "witch": "N1a"})
+    s, ev = apply(s, 0, {"type": "take", "item": "witch", "location": "mountains"})
     taken = ev[0]
     assert taken["card"] == "W14" and game.redact(s, taken, 0) == taken
     for viewer in (None, 1):
         assert game.redact(s, taken, viewer) == dict(taken, card=None)
     while game.to_move(s) == [0]:
-        s, _ = play(s, 0, game.legal_actions(s, 0)[-1])
-    s, _ = play(s, 1, {"type": "play", "witch": "N2a"})
+        s, _ = apply(s, 0, game.legal_actions(s, 0)[-1])
+    s, _ = apply(s, 1, {"type": "play", "witch": "N2a"})
     while game.to_move(s) == [1]:
-        s, _ = play(s, 1, game.legal_actions(s, 1)[-1])
-    s, ev = play(s, 0, {"type": "rest"})
+        s, _ = apply(s, 1, game.legal_actions(s, 1)[-1])
+    s, ev = apply(s, 0, {"type": "rest"})
     rested = ev[0]
     assert rested["witches"] == ["N1a"] and game.redact(s, rested, 0) == rested
     assert game.redact(s, rested, 1) == dict(rested, witches=1)
@@ -114,7 +114,7 @@ def test_events_never_name_a_witch_in_another_seats_hand() -> None:
 def test_ostaras_witches_are_public() -> None:
     s = edit(new_game(2, solo=True))
     set_board(s, "mountains", witch="W14")
-    s, ev = play(s, 1, {"type": "ostara_turn"})
+    s, ev = apply(s, 1, {"type": "ostara_turn"})
     for e in ev:
         if e["type"] == "ItemTaken":
             assert game.redact(s, e, 0) == e

@@ -10,7 +10,7 @@ import games.kupferkessel as kk
 from games.rng import Rng
 from games.simulate import play
 
-from .support import spot, started, table
+from .support import new_game, spot, table
 
 MATCHES = 200
 
@@ -38,13 +38,13 @@ def test_default_beats_random_in_the_advanced_game_too() -> None:
 
 @pytest.mark.parametrize("name", ["random", "default"])
 def test_bots_choose_a_listed_action_from_their_own_view(name: str) -> None:
-    state = started()
+    state = new_game()
     actions = kk.legal_actions(state, 0)
     assert kk.BOTS[name](kk.view(state, 0), actions, Rng(b"b", "bot:v5")) in actions
 
 
 def test_default_bot_uses_specials() -> None:
-    view = kk.view(started(), 0)
+    view = kk.view(new_game(), 0)
     bot = kk.BOTS["default"]
     explode = [{"type": "explode"}, {"type": "decline"}]
     assert bot(view, explode, Rng(b"b", "x")) == {"type": "explode"}

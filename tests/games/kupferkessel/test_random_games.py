@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections import Counter
 from typing import Any
 
 import pytest
 
 import games.kupferkessel as kk
-from games.kupferkessel.views import TELLING_FIELDS
 from games.simulate import Match, play
 
-from .support import ALL_CARDS, NoRandom, all_cards_of, card, hidden_from_table, leaked
+from .invariants import check_legal_actions, check_secrets, check_state
 
 GAMES = round(1000 * float(os.environ.get("KOTLIK_SLOW_SCALE", "1")))
 #: Games replayed event by event with every invariant checked after each event.
@@ -34,46 +32,10 @@ def _game(i: int) -> tuple[Match, dict[str, Any]]:
     return play(kk, PAIRINGS[(i // len(OPTIONS)) % len(PAIRINGS)], f"kk-{i}".encode(), options), options
 
 
-def _check_table(state: Any) -> None:
-    assert Counter(all_cards_of(state)) == Counter({c: 1 for c in ALL_CARDS})
-    assert state["pawns"][0] != state["pawns"][1]
-    assert json.loads(json.dumps(state)) == state
-
-
-def _check_secrets(state: Any, events: list[dict[str, Any]], with_log: bool) -> None:
-    if kk.is_over(state):
-        return
-    hidden = hidden_from_table(state)
-    recipes = state["recipes"]
-    for seat in (0, 1, None):
-        secret = hidden | ({r for s in (0, 1) if s != seat for r in recipes[s]})
-        assert not leaked(kk.view(state, seat), secret)
-        if with_log:
-            log = [kk.redact(state, e, seat) for e in events]
-            assert not leaked(log, secret)
-            _check_no_telling_fields(log)
-
-
-def _check_no_telling_fields(log: list[dict[str, Any]]) -> None:
-    """A step count is shown only beside the face-up card it is the value of; nothing else tells
-    about a hidden card (where it lay, where its walk went, its symbol)."""
-    for event in log:
-        if event["type"] == "PawnMoved" and event["steps"] is not None:
-            assert event["card"] is not None and event["steps"] == card(event["card"])["value"]
-        if "card" in event and event["card"] is None:
-            assert all(event[f] is None for f in TELLING_FIELDS.get(event["type"], ())), event
-
-
-def _check_actions(state: Any) -> None:
-    for seat in (0, 1):
-        for action in kk.legal_actions(state, seat):
-            kk.decide(state, seat, action, NoRandom())
-
-
 def _check_final(match: Match) -> None:
     state = match.state
     assert kk.is_over(state) and kk.to_move(state) == []
-    _check_table(state)
+    check_state(state)
     assert match.events[-1]["type"] == "GameEnded"
     result = kk.score(state)
     for seat in result["seats"]:
@@ -96,9 +58,9 @@ def _replay_stepwise(match: Match) -> None:
         state = folded
         dealt = dealt or event["type"] == "DeckStacked"
         if dealt:
-            _check_table(state)
-            _check_secrets(state, match.events[:n], with_log=n % 15 == 0)
-            _check_actions(state)
+            check_state(state)
+            check_secrets(state, match.events[:n], with_log=n % 15 == 0)
+            check_legal_actions(state)
     assert state == match.state
 
 
@@ -111,8 +73,8 @@ def _check_settled(match: Match) -> None:
     for n, event in enumerate(match.events, 1):
         state = kk.evolve(state, event)
         if n in settled:
-            _check_table(state)
-            _check_secrets(state, match.events[:n], with_log=n == halfway)
+            check_state(state)
+            check_secrets(state, match.events[:n], with_log=n == halfway)
 
 
 @pytest.mark.slow

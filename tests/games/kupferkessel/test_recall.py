@@ -14,7 +14,7 @@ import games.kupferkessel as kk
 from games.kupferkessel.views import visible_cards
 from games.simulate import fold, play
 
-from .support import hidden_from_table, leaked
+from .invariants import hidden_from_table, leaked
 
 
 def _states(seed: bytes, options: dict[str, Any]) -> list[Any]:

@@ -11,7 +11,8 @@ from games.interface import InvalidOptions
 from games.kupferkessel.content import CORNER_SPOTS, card_order, cards
 from games.rng import Rng
 
-from .support import all_cards_of, started
+from .invariants import all_cards_of
+from .support import new_game
 
 NON_PLAYER = [c for c in card_order() if cards()[c]["colour"] not in ("white", "black")]
 PLAYER = [c for c in card_order() if cards()[c]["colour"] in ("white", "black")]
@@ -33,7 +34,7 @@ def test_opening_events_and_the_first_carries_options_and_arranged() -> None:
 
 
 def test_square_of_32_cards_with_corners_a_deck_of_22_and_two_cauldrons() -> None:
-    state = started()
+    state = new_game()
     assert all(state["grid"][s] is None for s in CORNER_SPOTS)
     assert sum(1 for c in state["grid"] if c) == 32
     assert len(state["deck"]) == 22
@@ -44,7 +45,7 @@ def test_square_of_32_cards_with_corners_a_deck_of_22_and_two_cauldrons() -> Non
 
 @pytest.mark.parametrize("seed", [b"a", b"b", b"c", b"d", b"e", b"f"])
 def test_no_cauldron_starts_black_or_white(seed: bytes) -> None:
-    state = started(seed=seed)
+    state = new_game(seed=seed)
     assert all(cards()[c[0]]["colour"] not in ("white", "black") for c in state["cauldrons"])
 
 
@@ -80,15 +81,15 @@ def test_arranged_deck_is_consumed_first_then_the_seeded_stream_takes_over() -> 
 def test_arranged_cauldrons_start_with_the_given_cards() -> None:
     opening = events({"arranged": {"cauldrons": ["grey-roots-3", "blue-moss-1"]}})
     assert opening[2]["card"] == "grey-roots-3" and opening[3]["card"] == "blue-moss-1"
-    state = started({"arranged": {"cauldrons": ["grey-roots-3", "blue-moss-1"]}})
+    state = new_game({"arranged": {"cauldrons": ["grey-roots-3", "blue-moss-1"]}})
     assert Counter(all_cards_of(state)) == Counter(card_order())
 
 
 def test_a_fully_arranged_deck_fixes_the_whole_table() -> None:
     firsts = ["grey-roots-1", "grey-roots-2"]
     deck = [c for c in card_order() if c not in firsts]
-    state = started({"arranged": {"deck": deck, "cauldrons": firsts}}, seed=b"any")
-    other = started({"arranged": {"deck": deck, "cauldrons": firsts}}, seed=b"other")
+    state = new_game({"arranged": {"deck": deck, "cauldrons": firsts}}, seed=b"any")
+    other = new_game({"arranged": {"deck": deck, "cauldrons": firsts}}, seed=b"other")
     assert state == other
     assert state["deck"] == deck[32:]
 
@@ -131,4 +132,4 @@ def test_invalid_options_and_arrangements_are_refused(options: dict, seats: int)
 
 def test_counterclockwise_is_recorded() -> None:
     assert events({"direction": "counterclockwise"})[0]["direction"] == "counterclockwise"
-    assert started({"direction": "counterclockwise"})["direction"] == "counterclockwise"
+    assert new_game({"direction": "counterclockwise"})["direction"] == "counterclockwise"

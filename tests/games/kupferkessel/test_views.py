@@ -6,7 +6,8 @@ import games.kupferkessel as kk
 from games.kupferkessel.views import HIDDEN_ARRANGEMENT
 from games.rng import Rng
 
-from .support import apply, hidden_from_table, leaked, spot, started, table
+from .invariants import hidden_from_table, leaked
+from .support import apply, new_game, spot, table
 
 
 def test_no_view_shows_a_cauldron_below_its_top_card_not_even_to_its_owner() -> None:
@@ -18,7 +19,7 @@ def test_no_view_shows_a_cauldron_below_its_top_card_not_even_to_its_owner() -> 
 
 
 def test_the_deck_order_is_never_shown_only_its_size() -> None:
-    state = started()
+    state = new_game()
     for seat in (0, 1, None):
         shown = kk.view(state, seat)
         assert shown["deck"] == 22
@@ -26,7 +27,7 @@ def test_the_deck_order_is_never_shown_only_its_size() -> None:
 
 
 def test_recipes_are_secret_to_their_owner() -> None:
-    state = started({"recipes": True})
+    state = new_game({"recipes": True})
     mine, theirs = state["recipes"]
     assert kk.view(state, 0)["recipes"][0]["recipes"] == mine
     assert kk.view(state, 0)["recipes"][1] == {"seat": 1, "count": 2, "recipes": None}
@@ -35,7 +36,7 @@ def test_recipes_are_secret_to_their_owner() -> None:
 
 
 def test_once_over_every_cauldron_and_recipe_is_shown() -> None:
-    state = started({"recipes": True})
+    state = new_game({"recipes": True})
     state = {**state, "cauldrons": [["grey-roots-1", "blue-moss-4"], state["cauldrons"][1]], "phase": "over"}
     shown = kk.view(state, 1)
     assert shown["cauldrons"][0]["cards"] == ["grey-roots-1", "blue-moss-4"]
@@ -122,7 +123,7 @@ def test_the_log_hides_the_symbol_of_a_declined_card_once_covered() -> None:
 def test_the_log_hides_the_deck_the_arrangement_and_the_others_recipes() -> None:
     options = {"recipes": True, "arranged": {"cauldrons": ["grey-roots-1"]}}
     opening = kk.setup(options, 2, Rng(b"s", "setup"))
-    state = started(options, seed=b"s")
+    state = new_game(options, seed=b"s")
     by_type = {e["type"]: e for e in opening}
     assert kk.redact(state, by_type["GameStarted"], 0)["options"]["arranged"] == HIDDEN_ARRANGEMENT
     assert kk.redact(state, by_type["DeckStacked"], None) == {"type": "DeckStacked", "count": 22}
@@ -135,6 +136,6 @@ def test_the_log_hides_the_deck_the_arrangement_and_the_others_recipes() -> None
 
 
 def test_once_over_the_log_is_whole() -> None:
-    state = {**started(), "phase": "over"}
+    state = {**new_game(), "phase": "over"}
     event = {"type": "DeckStacked", "deck": state["deck"]}
     assert kk.redact(state, event, 0) == event

@@ -8,7 +8,7 @@ from games import skodakouzla as game
 from games.interface import IllegalMove
 from games.rng import Rng
 
-from .sk_helpers import do, main_phase, new_game, put, row_life, uid_in_hand
+from .support import apply, main_phase, new_game, put, row_life, uid_in_hand
 
 
 def _creature_turn(state: dict, seat: int, uid: str) -> dict:
@@ -17,7 +17,7 @@ def _creature_turn(state: dict, seat: int, uid: str) -> dict:
 
 
 def _lay(state: dict, card_id: str, **choice: str) -> tuple[dict, list]:
-    return do(state, 0, {"type": "lay", "card": uid_in_hand(state, 0, card_id), **choice})
+    return apply(state, 0, {"type": "lay", "card": uid_in_hand(state, 0, card_id), **choice})
 
 
 def test_zmrazeni_targets_only_creatures_and_wizards() -> None:
@@ -50,9 +50,9 @@ def test_a_frozen_creature_neither_attacks_nor_uses_its_ability() -> None:
     state = main_phase(new_game(), 1)
     put(state, 0, "kostlivec", frozen=3)
     put(state, 0, "zlodej", frozen=3)
-    do_end = do(state, 1, {"type": "end_phase"})[0]
+    do_end = apply(state, 1, {"type": "end_phase"})[0]
     if do_end["phase"] == "colour":
-        do_end = do(do_end, 1, {"type": "end_phase"})[0]
+        do_end = apply(do_end, 1, {"type": "end_phase"})[0]
     assert do_end["active"] == 0 and do_end["phase"] == "main" and do_end["pending"] == []
 
 
@@ -99,7 +99,7 @@ def test_ledovy_stit_adds_life_once_when_laid() -> None:
     state, _ = _lay(state, "ledovy_stit", end="right", target=kostlivec)
     assert row_life(state, 0) == [("kostlivec", 4), ("ledovy_stit", 3)]
     state = main_phase(state, 0)
-    state, _ = do(state, 0, {"type": "end_phase"})
+    state, _ = apply(state, 0, {"type": "end_phase"})
     assert row_life(state, 0) == [("kostlivec", 4), ("ledovy_stit", 3)]
 
 
@@ -133,7 +133,7 @@ def test_a_reaction_hurts_the_attacking_creature() -> None:
     kostlivec = put(state, 0, "kostlivec")
     put(state, 1, "ohnive_brneni")
     state = _creature_turn(state, 0, kostlivec)
-    state, _ = do(state, 0, {"type": "resolve", "card": kostlivec, "option": 0, "from": "left"})
+    state, _ = apply(state, 0, {"type": "resolve", "card": kostlivec, "option": 0, "from": "left"})
     assert row_life(state, 0) == []
     assert state["players"][0]["life"] == 7
 
@@ -156,11 +156,11 @@ def test_magicky_prsten_does_not_stop_creatures() -> None:
     kostlivec = put(state, 0, "kostlivec")
     put(state, 1, "magicky_prsten", life=1)
     state = _creature_turn(state, 0, kostlivec)
-    state, _ = do(state, 0, {"type": "resolve", "card": kostlivec, "option": 0, "from": "left"})
+    state, _ = apply(state, 0, {"type": "resolve", "card": kostlivec, "option": 0, "from": "left"})
     assert row_life(state, 1) == []
     state["pending"] = [kostlivec]
     state["phase"] = "effects"
-    state, _ = do(state, 0, {"type": "resolve", "card": kostlivec, "option": 0, "from": "left"})
+    state, _ = apply(state, 0, {"type": "resolve", "card": kostlivec, "option": 0, "from": "left"})
     assert state["players"][1]["life"] == 6
 
 
@@ -176,8 +176,8 @@ def test_lektvar_zurivosti_makes_every_creature_attack_and_knez_must_attack() ->
     assert {a["type"] for a in actions} == {"resolve"}
     assert {a["option"] for a in actions if a["card"] == knez} == {0}
     assert vila not in {a["card"] for a in actions}
-    state, _ = do(state, 0, {"type": "resolve", "card": knez, "option": 0, "from": "left"})
-    state, _ = do(state, 0, {"type": "resolve", "card": kostlivec, "option": 0, "from": "left"})
+    state, _ = apply(state, 0, {"type": "resolve", "card": knez, "option": 0, "from": "left"})
+    state, _ = apply(state, 0, {"type": "resolve", "card": kostlivec, "option": 0, "from": "left"})
     assert state["players"][1]["life"] == 5 and state["players"][0]["curses"] == 3
     assert {"type": "end_phase"} in game.legal_actions(state, 0)
 
@@ -189,7 +189,7 @@ def test_knez_attacks_or_lifts_a_curse_in_phase_3() -> None:
     assert {a["option"] for a in game.legal_actions(state, 0)} == {0}
     state["players"][0]["curses"] = 2
     assert {a["option"] for a in game.legal_actions(state, 0)} == {0, 1}
-    state, _ = do(state, 0, {"type": "resolve", "card": knez, "option": 1})
+    state, _ = apply(state, 0, {"type": "resolve", "card": knez, "option": 1})
     assert state["players"][0]["curses"] == 1
 
 
@@ -199,8 +199,8 @@ def test_obchodnik_makes_the_first_purchase_cheaper() -> None:
     first, second = state["shop"]["offer"][:2]
     cost1 = game.rules.card_of(state, first)["cost"]
     cost2 = game.rules.card_of(state, second)["cost"]
-    state, _ = do(state, 0, {"type": "buy", "card": first})
-    state, _ = do(state, 0, {"type": "buy", "card": second})
+    state, _ = apply(state, 0, {"type": "buy", "card": first})
+    state, _ = apply(state, 0, {"type": "buy", "card": second})
     assert state["players"][0]["magic"] == 20 - (cost1 - 1) - cost2
 
 
@@ -209,7 +209,7 @@ def test_obchodnik_laid_this_turn_gives_no_discount_yet() -> None:
     put(state, 0, "obchodnik", new=True)
     first = state["shop"]["offer"][0]
     cost = game.rules.card_of(state, first)["cost"]
-    state, _ = do(state, 0, {"type": "buy", "card": first})
+    state, _ = apply(state, 0, {"type": "buy", "card": first})
     assert state["players"][0]["magic"] == 20 - cost
 
 
@@ -218,7 +218,7 @@ def test_zlodej_gains_magic_to_use_in_the_turn() -> None:
     zlodej = put(state, 0, "zlodej")
     state = _creature_turn(state, 0, zlodej)
     before = state["players"][0]["magic"]
-    state, _ = do(state, 0, {"type": "resolve", "card": zlodej, "option": 0})
+    state, _ = apply(state, 0, {"type": "resolve", "card": zlodej, "option": 0})
     assert state["players"][0]["magic"] == before + 2
 
 
@@ -265,7 +265,7 @@ def test_upir_heals_its_wizard_when_it_attacks() -> None:
     upir = put(state, 0, "upir")
     state["players"][0]["life"] = 4
     state = _creature_turn(state, 0, upir)
-    state, _ = do(state, 0, {"type": "resolve", "card": upir, "option": 0, "from": "left"})
+    state, _ = apply(state, 0, {"type": "resolve", "card": upir, "option": 0, "from": "left"})
     assert state["players"][1]["life"] == 5 and state["players"][0]["life"] == 5
 
 
@@ -273,7 +273,7 @@ def test_carodejnice_curses_with_its_attack() -> None:
     state = new_game()
     witch = put(state, 0, "carodejnice")
     state = _creature_turn(state, 0, witch)
-    state, _ = do(state, 0, {"type": "resolve", "card": witch, "option": 0, "from": "left"})
+    state, _ = apply(state, 0, {"type": "resolve", "card": witch, "option": 0, "from": "left"})
     assert state["players"][1]["curses"] == 2 and state["players"][1]["life"] == 6
 
 
@@ -282,7 +282,7 @@ def test_ledovy_golem_freezes_the_creatures_it_hits() -> None:
     golem = put(state, 0, "ledovy_golem")
     put(state, 1, "rytir")
     state = _creature_turn(state, 0, golem)
-    state, _ = do(state, 0, {"type": "resolve", "card": golem, "option": 0, "from": "left"})
+    state, _ = apply(state, 0, {"type": "resolve", "card": golem, "option": 0, "from": "left"})
     assert row_life(state, 1) == [("rytir", 3)]
     assert state["players"][1]["row"][0]["frozen"]
 
@@ -293,7 +293,7 @@ def test_lucistnik_shoots_one_chosen_target() -> None:
     put(state, 1, "stit")
     kostlivec = put(state, 1, "kostlivec")
     state = _creature_turn(state, 0, archer)
-    state, _ = do(state, 0, {"type": "resolve", "card": archer, "option": 0, "target": kostlivec})
+    state, _ = apply(state, 0, {"type": "resolve", "card": archer, "option": 0, "target": kostlivec})
     assert row_life(state, 1) == [("stit", 3), ("kostlivec", 1)]
 
 
@@ -319,7 +319,7 @@ def test_magicky_kamen_gives_1_magic_each_turn_after_it_is_laid() -> None:
     state = main_phase(main_phase(new_game(), 0), 1)
     put(state, 0, "magicky_kamen")
     state["players"][0]["magic"] = 0
-    state, _ = do(state, 1, {"type": "end_phase"})
+    state, _ = apply(state, 1, {"type": "end_phase"})
     assert state["players"][0]["magic"] == 2
 
 

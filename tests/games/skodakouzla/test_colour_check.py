@@ -8,13 +8,13 @@ from games import skodakouzla as game
 from games.interface import IllegalMove
 from games.rng import Rng
 
-from .sk_helpers import do, main_phase, new_game, put, uid_in_hand
+from .support import apply, main_phase, new_game, put, uid_in_hand
 
 
 def _lay_and_end(state: dict, hand: list[tuple[str, dict]]) -> dict:
     for card_id, choice in hand:
-        state, _ = do(state, 0, {"type": "lay", "card": uid_in_hand(state, 0, card_id), **choice})
-    state, _ = do(state, 0, {"type": "end_phase"})
+        state, _ = apply(state, 0, {"type": "lay", "card": uid_in_hand(state, 0, card_id), **choice})
+    state, _ = apply(state, 0, {"type": "end_phase"})
     return state
 
 
@@ -26,7 +26,7 @@ def test_two_of_a_colour_remove_one_discard_card() -> None:
     actions = game.legal_actions(state, 0)
     assert {"type": "remove_card", "card": mec} in actions
     assert not [a for a in actions if a["type"] == "promote"]
-    state, _ = do(state, 0, {"type": "remove_card", "card": mec})
+    state, _ = apply(state, 0, {"type": "remove_card", "card": mec})
     assert state["players"][0]["removed"] == [mec]
     assert state["active"] == 1
 
@@ -63,11 +63,11 @@ def test_three_of_a_colour_promote_to_level_2_with_1_more_life() -> None:
     state["players"][0]["life"] = 7
     state = _lay_and_end(state, [("kletbicka", {"from": "left"}), ("kostlivec", {"end": "left"})])
     assert state["colour"] == {"remove": True, "promote": ["dark"]}
-    state, _ = do(state, 0, {"type": "promote", "colour": "dark"})
+    state, _ = apply(state, 0, {"type": "promote", "colour": "dark"})
     p = state["players"][0]
     assert p["level"] == 2 and p["colour"] == "dark" and p["life"] == 8
     assert state["phase"] == "colour"
-    state, _ = do(state, 0, {"type": "end_phase"})
+    state, _ = apply(state, 0, {"type": "end_phase"})
     assert state["active"] == 1
     assert game.view(state, 0)["players"][0]["max_life"] == 8
 

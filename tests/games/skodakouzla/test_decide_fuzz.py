@@ -13,7 +13,7 @@ from games import skodakouzla as game
 from games.interface import IllegalMove, NotYourTurn
 from games.rng import Rng
 
-from .sk_helpers import new_game, put
+from .support import new_game, put
 
 JUNK: list[Any] = [
     None,

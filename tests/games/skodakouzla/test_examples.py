@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games import skodakouzla as game
 
-from .sk_helpers import do, main_phase, new_game, put, row_life, types, uid_in_hand
+from .support import apply, main_phase, new_game, put, row_life, types, uid_in_hand
 
 
 def _fireball_table() -> dict:
@@ -19,7 +19,7 @@ def test_basic_attack_of_3_through_kostlivec_into_knihovnicka() -> None:
     rovněž Knihovnička. ... Čaroděj útokem zasažen nebyl.“"""
     state = _fireball_table()
     fireball = uid_in_hand(state, 0, "ohniva_koule")
-    state, events = do(state, 0, {"type": "lay", "card": fireball, "from": "left"})
+    state, events = apply(state, 0, {"type": "lay", "card": fireball, "from": "left"})
     assert row_life(state, 1) == [("knihovnicka", 1)]
     assert state["players"][1]["life"] == 7
     assert state["cards"][state["players"][1]["discard"][-1]] == "kostlivec"
@@ -31,7 +31,7 @@ def test_basic_attack_of_3_from_the_other_end() -> None:
     případě by po útoku před čarodějem zůstal Kostlivec s jedním zbývajícím životem.“"""
     state = _fireball_table()
     fireball = uid_in_hand(state, 0, "ohniva_koule")
-    state, _ = do(state, 0, {"type": "lay", "card": fireball, "from": "right"})
+    state, _ = apply(state, 0, {"type": "lay", "card": fireball, "from": "right"})
     assert row_life(state, 1) == [("kostlivec", 1)]
     assert state["players"][1]["life"] == 7
 
@@ -41,7 +41,7 @@ def test_basic_attack_reaches_the_wizard_only_past_every_card() -> None:
     state = main_phase(new_game(), 0, magic=3, hand=["ohniva_koule"])
     put(state, 1, "kostlivec", life=1)
     fireball = uid_in_hand(state, 0, "ohniva_koule")
-    state, _ = do(state, 0, {"type": "lay", "card": fireball, "from": "left"})
+    state, _ = apply(state, 0, {"type": "lay", "card": fireball, "from": "left"})
     assert row_life(state, 1) == []
     assert state["players"][1]["life"] == 5
 
@@ -51,7 +51,7 @@ def test_kouzelny_sip_may_target_the_wizard_past_the_row() -> None:
     state = main_phase(new_game(), 0, magic=3, hand=["kouzelny_sip"])
     put(state, 1, "kostlivec")
     arrow = uid_in_hand(state, 0, "kouzelny_sip")
-    state, _ = do(state, 0, {"type": "lay", "card": arrow, "target": "wizard"})
+    state, _ = apply(state, 0, {"type": "lay", "card": arrow, "target": "wizard"})
     assert state["players"][1]["life"] == 5
     assert row_life(state, 1) == [("kostlivec", 2)]
 
@@ -63,7 +63,7 @@ def test_kouzelny_sip_on_a_card_with_1_life_stops_there() -> None:
     weak = put(state, 1, "kostlivec", life=1)
     put(state, 1, "knihovnicka")
     arrow = uid_in_hand(state, 0, "kouzelny_sip")
-    state, _ = do(state, 0, {"type": "lay", "card": arrow, "target": weak})
+    state, _ = apply(state, 0, {"type": "lay", "card": arrow, "target": weak})
     assert row_life(state, 1) == [("knihovnicka", 2)]
     assert state["players"][1]["life"] == 7
 
@@ -82,7 +82,7 @@ def test_drak_hits_carovne_trni_and_the_wizard_for_2_each() -> None:
     drak = put(state, 0, "drak")
     put(state, 1, "carovne_trni")
     state = _dragon_turn(state, drak)
-    state, _ = do(state, 0, {"type": "resolve", "card": drak, "option": 0, "from": "left"})
+    state, _ = apply(state, 0, {"type": "resolve", "card": drak, "option": 0, "from": "left"})
     assert row_life(state, 1) == [("carovne_trni", 2)]
     assert state["players"][1]["life"] == 5
     assert state["phase"] == "main"
@@ -96,7 +96,7 @@ def test_drak_dying_to_ohnive_brneni_still_hits_both_targets() -> None:
     put(state, 1, "ohnive_brneni")
     put(state, 1, "carovne_trni")
     state = _dragon_turn(state, drak)
-    state, events = do(state, 0, {"type": "resolve", "card": drak, "option": 0, "from": "left"})
+    state, events = apply(state, 0, {"type": "resolve", "card": drak, "option": 0, "from": "left"})
     assert row_life(state, 1) == [("ohnive_brneni", 1), ("carovne_trni", 2)]
     assert state["players"][1]["life"] == 7
     assert row_life(state, 0) == []
@@ -108,7 +108,7 @@ def test_drak_against_a_lone_wizard_deals_2_only() -> None:
     state = new_game()
     drak = put(state, 0, "drak")
     state = _dragon_turn(state, drak)
-    state, _ = do(state, 0, {"type": "resolve", "card": drak, "option": 0, "from": "right"})
+    state, _ = apply(state, 0, {"type": "resolve", "card": drak, "option": 0, "from": "right"})
     assert state["players"][1]["life"] == 5
 
 
@@ -119,7 +119,7 @@ def test_drak_does_not_carry_past_a_target_with_1_life() -> None:
     put(state, 1, "kostlivec", life=1)
     put(state, 1, "stit")
     state = _dragon_turn(state, drak)
-    state, _ = do(state, 0, {"type": "resolve", "card": drak, "option": 0, "from": "left"})
+    state, _ = apply(state, 0, {"type": "resolve", "card": drak, "option": 0, "from": "left"})
     assert row_life(state, 1) == [("stit", 1)]
     assert state["players"][1]["life"] == 7
 
@@ -132,14 +132,14 @@ def test_ledova_boure_hits_everything_and_freezes_knez_and_the_wizard() -> None:
     knez = put(state, 1, "knez")
     stit = put(state, 1, "stit")
     storm = uid_in_hand(state, 0, "ledova_boure")
-    state, _ = do(state, 0, {"type": "lay", "card": storm})
+    state, _ = apply(state, 0, {"type": "lay", "card": storm})
     foe = state["players"][1]
     assert row_life(state, 1) == [("knez", 2), ("stit", 2)]
     assert foe["life"] == 6
     assert foe["frozen"] and foe["row"][0]["frozen"] and not foe["row"][1]["frozen"]
-    state, _ = do(state, 0, {"type": "end_phase"})
+    state, _ = apply(state, 0, {"type": "end_phase"})
     if state["phase"] == "colour":
-        state, _ = do(state, 0, {"type": "end_phase"})
+        state, _ = apply(state, 0, {"type": "end_phase"})
     assert state["active"] == 1
     assert knez not in state["pending"]
     assert state["phase"] == "main"
@@ -147,9 +147,9 @@ def test_ledova_boure_hits_everything_and_freezes_knez_and_the_wizard() -> None:
     offered = {(a["type"], state["cards"].get(a.get("card", ""))) for a in game.legal_actions(state, 1)}
     assert ("lay", "ohniva_koule") not in offered
     assert ("lay", "knihovnicka") in offered
-    state, _ = do(state, 1, {"type": "end_phase"})
+    state, _ = apply(state, 1, {"type": "end_phase"})
     if state["phase"] == "colour":
-        state, _ = do(state, 1, {"type": "end_phase"})
+        state, _ = apply(state, 1, {"type": "end_phase"})
     assert not state["players"][1]["frozen"]
     assert all(not e["frozen"] for e in state["players"][1]["row"])
     assert stit in [e["uid"] for e in state["players"][1]["row"]]
@@ -162,7 +162,7 @@ def test_fire_wizard_lays_ohniva_koule_for_2_but_turns_it_into_3_magic() -> None
     fireball = uid_in_hand(state, 0, "ohniva_koule")
     assert game.rules.lay_price(state, 0, fireball) == 2
     assert {"type": "lay", "card": fireball, "from": "left"} in game.legal_actions(state, 0)
-    state, events = do(state, 0, {"type": "turn_into_magic", "card": fireball})
+    state, events = apply(state, 0, {"type": "turn_into_magic", "card": fireball})
     assert state["players"][0]["magic"] == 5
 
 
@@ -171,8 +171,8 @@ def test_strom_keeps_1_magic_and_gives_2_next_turn() -> None:
     ale do Stromu můžete opět uložit pouze 1.“ — also in the turn it was laid."""
     state = main_phase(new_game(), 0, magic=5, hand=["strom"])
     strom = uid_in_hand(state, 0, "strom")
-    state, _ = do(state, 0, {"type": "lay", "card": strom, "end": "left"})
-    state, _ = do(state, 0, {"type": "store_magic", "card": strom})
+    state, _ = apply(state, 0, {"type": "lay", "card": strom, "end": "left"})
+    state, _ = apply(state, 0, {"type": "store_magic", "card": strom})
     assert {"type": "store_magic", "card": strom} not in game.legal_actions(state, 0)
     state = _pass_turns(state, 2)
     assert state["active"] == 0
@@ -203,7 +203,7 @@ def test_mrazive_brneni_freezes_the_attacker_for_its_next_turn_too() -> None:
     kostlivec = put(state, 0, "kostlivec")
     put(state, 1, "mrazive_brneni")
     state["phase"], state["pending"], state["turn"] = "effects", [kostlivec], 5
-    state, _ = do(state, 0, {"type": "resolve", "card": kostlivec, "option": 0, "from": "left"})
+    state, _ = apply(state, 0, {"type": "resolve", "card": kostlivec, "option": 0, "from": "left"})
     assert state["players"][0]["row"][0]["frozen"] == 7
     state = _pass_turns(state, 1)
     assert state["players"][0]["row"][0]["frozen"]
@@ -220,7 +220,7 @@ def test_mrazive_brneni_freezes_a_wizard_attacking_with_a_spell() -> None:
     state = main_phase(new_game(), 0, magic=2, hand=["mec", "kletbicka"])
     put(state, 1, "mrazive_brneni")
     sword = uid_in_hand(state, 0, "mec")
-    state, _ = do(state, 0, {"type": "lay", "card": sword, "from": "left"})
+    state, _ = apply(state, 0, {"type": "lay", "card": sword, "from": "left"})
     assert state["players"][0]["frozen"] == state["turn"] + 2
     assert not [a for a in game.legal_actions(state, 0) if a["type"] == "lay"]
 
@@ -232,7 +232,7 @@ def test_rytir_takes_1_less_from_creatures() -> None:
     kostlivec = put(state, 0, "kostlivec")
     put(state, 1, "rytir")
     state["phase"], state["pending"] = "effects", [kostlivec]
-    state, _ = do(state, 0, {"type": "resolve", "card": kostlivec, "option": 0, "from": "left"})
+    state, _ = apply(state, 0, {"type": "resolve", "card": kostlivec, "option": 0, "from": "left"})
     assert row_life(state, 1) == [("rytir", 4)]
     assert state["players"][1]["life"] == 7
 
@@ -241,7 +241,7 @@ def test_rytir_takes_full_damage_from_spells() -> None:
     state = main_phase(new_game(), 0, magic=2, hand=["kouzelna_sipka"])
     rytir = put(state, 1, "rytir")
     dart = uid_in_hand(state, 0, "kouzelna_sipka")
-    state, _ = do(state, 0, {"type": "lay", "card": dart, "target": rytir})
+    state, _ = apply(state, 0, {"type": "lay", "card": dart, "target": rytir})
     assert row_life(state, 1) == [("rytir", 3)]
 
 
@@ -252,7 +252,7 @@ def test_a_frozen_rytir_takes_full_damage_from_creatures() -> None:
     kostlivec = put(state, 0, "kostlivec")
     put(state, 1, "rytir", frozen=3)
     state["phase"], state["pending"] = "effects", [kostlivec]
-    state, _ = do(state, 0, {"type": "resolve", "card": kostlivec, "option": 0, "from": "left"})
+    state, _ = apply(state, 0, {"type": "resolve", "card": kostlivec, "option": 0, "from": "left"})
     assert row_life(state, 1) == [("rytir", 3)]
 
 
@@ -261,7 +261,7 @@ def test_a_carrying_attack_loses_1_at_rytir() -> None:
     golem = put(state, 0, "ohnivy_elemental")
     put(state, 1, "rytir", life=1)
     state["phase"], state["pending"] = "effects", [golem]
-    state, _ = do(state, 0, {"type": "resolve", "card": golem, "option": 0, "from": "left"})
+    state, _ = apply(state, 0, {"type": "resolve", "card": golem, "option": 0, "from": "left"})
     assert row_life(state, 1) == []
     assert state["players"][1]["life"] == 7
 
@@ -275,5 +275,5 @@ def _pass_turns(state: dict, n: int) -> dict:
             actions = game.legal_actions(state, seat)
             resolves = [a for a in actions if a["type"] == "resolve"]
             command = resolves[0] if resolves else {"type": "end_phase"}
-            state, _ = do(state, seat, command)
+            state, _ = apply(state, seat, command)
     return state

@@ -9,7 +9,7 @@ from games.interface import InvalidOptions
 from games.rng import Rng
 from games.skodakouzla.content import card
 
-from .sk_helpers import do, main_phase, new_game, put, uid_in_hand
+from .support import apply, main_phase, new_game, put, uid_in_hand
 
 
 @pytest.mark.parametrize(
@@ -108,7 +108,7 @@ def test_shop_top_deck_rule(cost: int, extra: int) -> None:
     at = shop["deck"].index(target)
     shop["deck"][at], shop["offer"][0] = shop["offer"][0], target
     assert {"type": "buy", "card": target, "top": True} in game.legal_actions(state, 0)
-    state, _ = do(state, 0, {"type": "buy", "card": target, "top": True})
+    state, _ = apply(state, 0, {"type": "buy", "card": target, "top": True})
     assert state["players"][0]["deck"][0] == target and state["players"][0]["magic"] == 0
 
 
@@ -124,13 +124,13 @@ def test_other_freeze_costs_the_income_and_the_discount_but_not_the_sword() -> N
         magic=3,
         hand=["zmrazeni"],
     )
-    state, _ = do(state, 0, {"type": "lay", "card": uid_in_hand(state, 0, "zmrazeni"), "target": "wizard"})
-    state, _ = do(state, 0, {"type": "end_phase"})
+    state, _ = apply(state, 0, {"type": "lay", "card": uid_in_hand(state, 0, "zmrazeni"), "target": "wizard"})
+    state, _ = apply(state, 0, {"type": "end_phase"})
     assert state["active"] == 1 and state["players"][1]["magic"] == 0
     state = main_phase(state, 1, magic=3, hand=["ohniva_koule"])
     fireball = uid_in_hand(state, 1, "ohniva_koule")
     assert game.rules.lay_price(state, 1, fireball) == 3
-    state, _ = do(state, 1, {"type": "lay", "card": fireball, "from": "left"})
+    state, _ = apply(state, 1, {"type": "lay", "card": fireball, "from": "left"})
 
 
 def test_standard_freeze_keeps_the_discount() -> None:
@@ -148,5 +148,5 @@ def test_masters_may_lay_own_colour_creatures_cheaper() -> None:
     state = main_phase(new_game({"masters": ["dark", "fire"]}), 0, magic=2, hand=["kostlivec"])
     put(state, 1, "stit")
     kostlivec = uid_in_hand(state, 0, "kostlivec")
-    state, _ = do(state, 0, {"type": "lay", "card": kostlivec, "end": "left"})
+    state, _ = apply(state, 0, {"type": "lay", "card": kostlivec, "end": "left"})
     assert state["players"][0]["magic"] == 0

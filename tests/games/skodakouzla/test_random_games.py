@@ -15,7 +15,7 @@ from games.interface import IllegalMove
 from games.rng import Rng
 from games.simulate import fold, play
 
-from .sk_invariants import check_event, check_redacted, check_score, check_state, check_views
+from .invariants import check_event, check_redacted, check_score, check_state, check_views
 
 #: Each variant and modification of the rulebook, and the standard game.
 VARIANTS: dict[str, list[dict]] = {

@@ -9,14 +9,14 @@ from games.interface import IllegalMove, NotYourTurn
 from games.rng import Rng
 from games.skodakouzla.content import starter_deck
 
-from .sk_helpers import do, main_phase, new_game, put, types, uid_in_hand
+from .support import apply, main_phase, new_game, put, types, uid_in_hand
 
 
 def _end_turn(state: dict) -> tuple[dict, list]:
     seat = state["active"]
-    state, events = do(state, seat, {"type": "end_phase"})
+    state, events = apply(state, seat, {"type": "end_phase"})
     if state["phase"] == "colour" and state["active"] == seat:
-        state, more = do(state, seat, {"type": "end_phase"})
+        state, more = apply(state, seat, {"type": "end_phase"})
         events += more
     return state, events
 
@@ -88,14 +88,14 @@ def test_creatures_laid_earlier_must_act_before_the_main_phase() -> None:
     assert {a["type"] for a in actions} == {"resolve"}
     with pytest.raises(IllegalMove):
         game.decide(state, 1, {"type": "end_phase"}, Rng(b"x", "y"))
-    state, _ = do(state, 1, {"type": "resolve", "card": kostlivec, "option": 0, "from": "left"})
+    state, _ = apply(state, 1, {"type": "resolve", "card": kostlivec, "option": 0, "from": "left"})
     assert state["phase"] == "main" and state["players"][0]["life"] == 6
 
 
 def test_a_creature_acts_first_in_the_turn_after_it_is_laid() -> None:
     state = main_phase(new_game(), 0, magic=3, hand=["kostlivec"])
     kostlivec = uid_in_hand(state, 0, "kostlivec")
-    state, _ = do(state, 0, {"type": "lay", "card": kostlivec, "end": "left"})
+    state, _ = apply(state, 0, {"type": "lay", "card": kostlivec, "end": "left"})
     assert not state["pending"]
     state, _ = _end_turn(state)
     state, _ = _end_turn(state)
@@ -104,8 +104,8 @@ def test_a_creature_acts_first_in_the_turn_after_it_is_laid() -> None:
 
 def test_turning_a_card_into_magic_yields_its_value() -> None:
     state = main_phase(new_game(), 0, hand=["kostlivec", "mec"])
-    state, _ = do(state, 0, {"type": "turn_into_magic", "card": uid_in_hand(state, 0, "kostlivec")})
-    state, _ = do(state, 0, {"type": "turn_into_magic", "card": uid_in_hand(state, 0, "mec")})
+    state, _ = apply(state, 0, {"type": "turn_into_magic", "card": uid_in_hand(state, 0, "kostlivec")})
+    state, _ = apply(state, 0, {"type": "turn_into_magic", "card": uid_in_hand(state, 0, "mec")})
     assert state["players"][0]["magic"] == 5
     assert len(state["players"][0]["discard"]) == 2
 
@@ -114,7 +114,7 @@ def test_a_bought_card_goes_to_the_discard_pile_and_the_shop_refills_at_the_end(
     state = main_phase(new_game(), 0, magic=6)
     uid = state["shop"]["offer"][0]
     cost = game.rules.card_of(state, uid)["cost"]
-    state, _ = do(state, 0, {"type": "buy", "card": uid})
+    state, _ = apply(state, 0, {"type": "buy", "card": uid})
     assert state["players"][0]["discard"] == [uid]
     assert state["players"][0]["magic"] == 6 - cost
     assert len(state["shop"]["offer"]) == 5
@@ -133,7 +133,7 @@ def test_buying_needs_the_magic() -> None:
 def test_swapping_shop_cards_costs_1_and_removes_them_from_the_game() -> None:
     state = main_phase(new_game(), 0, magic=1)
     gone = state["shop"]["offer"][:2]
-    state, _ = do(state, 0, {"type": "swap_shop", "cards": gone})
+    state, _ = apply(state, 0, {"type": "swap_shop", "cards": gone})
     assert state["players"][0]["magic"] == 0
     assert state["shop"]["removed"] == gone
     assert len(state["shop"]["offer"]) == 6 and not set(gone) & set(state["shop"]["offer"])
@@ -144,7 +144,7 @@ def test_an_empty_shop_deck_is_rebuilt_from_removed_cards() -> None:
     state = main_phase(new_game(), 0, magic=1)
     shop = state["shop"]
     shop["removed"], shop["deck"] = shop["deck"], []
-    state, events = do(state, 0, {"type": "swap_shop", "cards": shop["offer"][:2]})
+    state, events = apply(state, 0, {"type": "swap_shop", "cards": shop["offer"][:2]})
     assert "ShopShuffled" in types(events) and len(state["shop"]["offer"]) == 6
 
 
@@ -154,7 +154,7 @@ def test_a_shop_swap_exchanges_one_or_two_cards_for_as_many_new_ones(count: int)
     ... místo nich vyložte dvě nové“: an exchange, so the offer stays at six cards."""
     state = main_phase(new_game(), 0, magic=1)
     offer, top = list(state["shop"]["offer"]), state["shop"]["deck"][:count]
-    state, _ = do(state, 0, {"type": "swap_shop", "cards": offer[:count]})
+    state, _ = apply(state, 0, {"type": "swap_shop", "cards": offer[:count]})
     assert state["shop"]["offer"] == offer[count:] + top
     assert state["shop"]["removed"] == offer[:count]
     assert state["players"][0]["magic"] == 0
@@ -165,7 +165,7 @@ def test_permanents_join_the_row_at_either_end(end: str) -> None:
     state = main_phase(new_game(), 0, magic=2, hand=["stit"])
     first = put(state, 0, "knihovnicka")
     stit = uid_in_hand(state, 0, "stit")
-    state, _ = do(state, 0, {"type": "lay", "card": stit, "end": end})
+    state, _ = apply(state, 0, {"type": "lay", "card": stit, "end": end})
     row = [e["uid"] for e in state["players"][0]["row"]]
     assert row == ([stit, first] if end == "left" else [first, stit])
     assert state["players"][0]["row"][0 if end == "left" else 1]["life"] == 3
@@ -177,7 +177,7 @@ def test_a_coloured_spell_resolves_at_once_and_waits_above_the_discard_pile() ->
     odhazovací balíček.“"""
     state = main_phase(new_game(), 0, magic=3, hand=["ohniva_koule"])
     koule = uid_in_hand(state, 0, "ohniva_koule")
-    state, _ = do(state, 0, {"type": "lay", "card": koule, "from": "left"})
+    state, _ = apply(state, 0, {"type": "lay", "card": koule, "from": "left"})
     assert state["players"][1]["life"] == 4
     assert state["players"][0]["limbo"] == [koule] and koule not in state["players"][0]["discard"]
     state, _ = _end_turn(state)
@@ -189,7 +189,7 @@ def test_a_neutral_spell_goes_straight_onto_the_discard_pile() -> None:
     ones wait above it for the colour check."""
     state = main_phase(new_game(), 0, magic=2, hand=["mec"])
     mec = uid_in_hand(state, 0, "mec")
-    state, _ = do(state, 0, {"type": "lay", "card": mec, "from": "left"})
+    state, _ = apply(state, 0, {"type": "lay", "card": mec, "from": "left"})
     assert state["players"][1]["life"] == 5
     assert state["players"][0]["limbo"] == [] and state["players"][0]["discard"] == [mec]
 
@@ -202,19 +202,19 @@ def test_a_neutral_spell_laid_this_turn_can_leave_the_game_at_the_colour_check()
         ("kletbicka", {"from": "left"}),
         ("kostlivec", {"end": "left"}),
     ):
-        state, _ = do(state, 0, {"type": "lay", "card": uid_in_hand(state, 0, card_id), **choice})
+        state, _ = apply(state, 0, {"type": "lay", "card": uid_in_hand(state, 0, card_id), **choice})
     mec = state["players"][0]["discard"][0]
-    state, _ = do(state, 0, {"type": "end_phase"})
+    state, _ = apply(state, 0, {"type": "end_phase"})
     assert state["phase"] == "colour"
-    state, _ = do(state, 0, {"type": "remove_card", "card": mec})
+    state, _ = apply(state, 0, {"type": "remove_card", "card": mec})
     assert mec in state["players"][0]["removed"]
 
 
 def test_phase_5_discards_the_hand_and_returns_magic_but_not_stored_magic() -> None:
     state = main_phase(new_game(), 0, magic=3, hand=["mec", "stit"])
     kniha = put(state, 0, "knihovnicka")
-    state, _ = do(state, 0, {"type": "store_magic", "card": kniha})
-    state, _ = do(state, 0, {"type": "store_magic", "card": kniha})
+    state, _ = apply(state, 0, {"type": "store_magic", "card": kniha})
+    state, _ = apply(state, 0, {"type": "store_magic", "card": kniha})
     assert {"type": "store_magic", "card": kniha} not in game.legal_actions(state, 0)
     state, events = _end_turn(state)
     returned = next(e for e in events if e["type"] == "MagicReturned")
@@ -229,7 +229,7 @@ def test_a_destroyed_store_loses_its_magic() -> None:
     put(state, 0, "knihovnicka")
     state["players"][0]["row"][0]["magic"] = 2
     before = state["players"][0]["magic"]
-    state, events = do(
+    state, events = apply(
         state, 1, {"type": "lay", "card": uid_in_hand(state, 1, "ohniva_koule"), "from": "left"}
     )
     assert next(e for e in events if e["type"] == "CardDestroyed")["magic"] == 2
@@ -250,7 +250,7 @@ def test_not_your_turn_and_unknown_commands() -> None:
 
 def test_thaw_comes_at_the_end_of_the_frozen_wizards_own_turn() -> None:
     state = main_phase(new_game(), 0, magic=3, hand=["zmrazeni"])
-    state, _ = do(state, 0, {"type": "lay", "card": uid_in_hand(state, 0, "zmrazeni"), "target": "wizard"})
+    state, _ = apply(state, 0, {"type": "lay", "card": uid_in_hand(state, 0, "zmrazeni"), "target": "wizard"})
     assert state["players"][1]["frozen"] == 2
     state, _ = _end_turn(state)
     assert state["players"][1]["frozen"]

@@ -7,8 +7,8 @@ import json
 from games import skodakouzla as game
 from games.rng import Rng
 
-from .sk_helpers import do, main_phase, new_game
-from .sk_invariants import check_views, hidden
+from .invariants import check_views, hidden
+from .support import apply, main_phase, new_game
 
 
 def test_a_seat_sees_its_hand_but_not_the_others() -> None:
@@ -53,7 +53,7 @@ def test_score_is_each_wizards_life_and_the_survivor_wins() -> None:
     hand = [u for u in state["players"][0]["deck"] if state["cards"][u] == "ohniva_koule"]
     state["players"][0]["deck"].remove(hand[0])
     state["players"][0]["hand"].append(hand[0])
-    state, events = do(state, 0, {"type": "lay", "card": hand[0], "from": "left"})
+    state, events = apply(state, 0, {"type": "lay", "card": hand[0], "from": "left"})
     assert game.is_over(state) and game.to_move(state) == []
     assert events[-1] == {"type": "GameEnded", "winner": 0, "loser": 1}
     assert game.score(state) == {

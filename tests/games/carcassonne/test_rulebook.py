@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from carcassonne_helpers import act, check, new_game, scored, total, turn
+from .invariants import check_state
+from .support import apply, new_game, scored, total, turn
 
 
 def test_example_1_city_of_8_tiles_2_shields_with_the_mage_scores_28_for_each_majority_player() -> None:
@@ -21,7 +22,7 @@ def test_example_1_city_of_8_tiles_2_shields_with_the_mage_scores_28_for_each_ma
     assert s["scores"][0]["cities"] == 28 and s["scores"][1]["cities"] == 28
     assert s["mage"] is None, "the mage goes back beside the board after the scoring"
     assert s["supply"] == [7, 7]
-    check(s)
+    check_state(s)
 
 
 def test_example_2_road_of_5_with_the_witch_scores_3_and_road_of_3_with_the_mage_scores_6() -> None:
@@ -40,12 +41,12 @@ def test_example_2_road_of_5_with_the_witch_scores_3_and_road_of_3_with_the_mage
     assert by_winner[0]["tiles"] == 3 and by_winner[0]["figure"] == "mage" and by_winner[0]["points"] == 6
     assert (total(s, 0), total(s, 1)) == (6, 3)
     assert s["mage"] is None and s["witch"] is None
-    check(s)
+    check_state(s)
 
 
 def test_the_magic_step_comes_before_the_follower_and_scoring() -> None:
     s = new_game(["MW5.1"])
-    s, _ = act(s, {"type": "place_tile", "x": 0, "y": -1, "rotation": 1})
+    s, _ = apply(s, s["turn"], {"type": "place_tile", "x": 0, "y": -1, "rotation": 1})
     assert s["phase"] == "magic"
     from games.carcassonne import legal_actions
 

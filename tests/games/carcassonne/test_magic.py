@@ -5,12 +5,14 @@ from __future__ import annotations
 import copy
 
 import pytest
-from carcassonne_helpers import act, check, fid, new_game, scored, seg, turn
 
 import games.carcassonne as game
 from games.carcassonne import magic
 from games.interface import IllegalMove
 from games.rng import Rng
+
+from .invariants import check_state
+from .support import apply, fid, new_game, scored, seg, turn
 
 RNG = Rng(b"x", "v")
 
@@ -26,7 +28,7 @@ def _targets(s: dict, figure: str) -> set[tuple[int, int, int]]:
 def test_a_tile_with_the_mage_symbol_obliges_a_magic_figure_and_either_may_come_in() -> None:
     """Footnote 4 (1): neither figure out → one of them, the player's choice, is placed."""
     s = new_game(["MW5.1"])
-    s, _ = act(s, {"type": "place_tile", "x": 0, "y": 1, "rotation": 0})
+    s, _ = apply(s, s["turn"], {"type": "place_tile", "x": 0, "y": 1, "rotation": 0})
     assert s["phase"] == "magic"
     assert _targets(s, "mage") and _targets(s, "mage") == _targets(s, "witch")
     with pytest.raises(IllegalMove):
@@ -37,7 +39,8 @@ def test_a_tile_with_the_mage_symbol_obliges_a_magic_figure_and_either_may_come_
 
 def test_footnote_1_not_on_a_feature_the_new_tile_just_completed() -> None:
     s = new_game(["MW5.1"])
-    s, _ = act(s, {"type": "place_tile", "x": 0, "y": 1, "rotation": 0})  # closes the start tile's city
+    # closes the start tile's city
+    s, _ = apply(s, s["turn"], {"type": "place_tile", "x": 0, "y": 1, "rotation": 0})
     targets = _targets(s, "mage")
     assert (0, 0, 0) not in targets and (0, 1, 1) not in targets
     assert (0, 1, 0) in targets, "the new tile's other, incomplete city may take it"
@@ -47,7 +50,7 @@ def test_footnote_1_not_on_a_feature_the_new_tile_just_completed() -> None:
 
 def test_footnote_2_any_tile_of_the_map_including_the_new_one() -> None:
     s = new_game(["MW5.1"])
-    s, _ = act(s, {"type": "place_tile", "x": 0, "y": 1, "rotation": 0})
+    s, _ = apply(s, s["turn"], {"type": "place_tile", "x": 0, "y": 1, "rotation": 0})
     targets = _targets(s, "witch")
     assert (0, 0, 1) in targets, "the start tile's road"
     assert (0, 1, 0) in targets, "the tile just placed"
@@ -63,7 +66,8 @@ def _mage_on_start_road() -> dict:
 def test_footnote_3_a_figure_moved_must_change_feature_and_never_joins_the_other() -> None:
     s = _mage_on_start_road()
     s, _ = turn(s, 1, 1, 0)
-    s, _ = act(s, {"type": "place_tile", "x": -1, "y": 0, "rotation": 0})  # MW2 extends the mage's road
+    # MW2 extends the mage's road
+    s, _ = apply(s, s["turn"], {"type": "place_tile", "x": -1, "y": 0, "rotation": 0})
     road = fid(s, 0, 0, 1)
     mage_targets = _targets(s, "mage")
     witch_targets = _targets(s, "witch")
@@ -77,9 +81,9 @@ def test_footnote_3_a_figure_moved_must_change_feature_and_never_joins_the_other
 def test_footnote_4_with_one_figure_out_either_may_be_chosen() -> None:
     s = _mage_on_start_road()
     s, _ = turn(s, 1, 1, 0)
-    s, _ = act(s, {"type": "place_tile", "x": -1, "y": 0, "rotation": 0})
+    s, _ = apply(s, s["turn"], {"type": "place_tile", "x": -1, "y": 0, "rotation": 0})
     assert _targets(s, "mage") and _targets(s, "witch"), "move the mage, or bring in the witch"
-    s, _ = act(s, {"type": "place_magic", "figure": "witch", "x": 1, "y": 1, "feature": 0})
+    s, _ = apply(s, s["turn"], {"type": "place_magic", "figure": "witch", "x": 1, "y": 1, "feature": 0})
     assert s["mage"] == seg(s, 0, 0, 1) and s["witch"] == seg(s, 1, 1, 0)
 
 
@@ -88,16 +92,16 @@ def _conflict() -> dict:
     s = _mage_on_start_road()
     s, _ = turn(s, 1, 1, 0)
     s, _ = turn(s, -1, 0, 0, magic=("witch", 1, 1, 0))
-    s, _ = act(s, {"type": "place_tile", "x": 1, "y": 0, "rotation": 1})
+    s, _ = apply(s, s["turn"], {"type": "place_tile", "x": 1, "y": 0, "rotation": 1})
     return s
 
 
 def test_footnote_4_with_both_figures_out_either_is_moved() -> None:
     s = _conflict()
-    s, _ = act(s, {"type": "place_magic", "figure": "mage", "x": 0, "y": 1, "feature": 0})
-    s, _ = act(s, {"type": "pass"})
+    s, _ = apply(s, s["turn"], {"type": "place_magic", "figure": "mage", "x": 0, "y": 1, "feature": 0})
+    s, _ = apply(s, s["turn"], {"type": "pass"})
     place = game.legal_actions(s, s["turn"])[0]
-    s, _ = act(s, place)  # MW1, wherever it fits first
+    s, _ = apply(s, s["turn"], place)  # MW1, wherever it fits first
     assert s["phase"] == "magic"
     mage_targets, witch_targets = _targets(s, "mage"), _targets(s, "witch")
     assert mage_targets and witch_targets
@@ -120,9 +124,9 @@ def test_footnote_5_joining_the_two_figures_forces_a_move_to_another_incomplete_
         rec = s["features"][s["owner"][seg(s, a["x"], a["y"], a["feature"])]]
         assert rec["kind"] in ("road", "city") and rec["open"] > 0
     assert (0, 1, 0) in _targets(s, "witch"), "any tile, even one holding the other figure's feature"
-    s, _ = act(s, {"type": "place_magic", "figure": "witch", "x": -1, "y": 0, "feature": 0})
+    s, _ = apply(s, s["turn"], {"type": "place_magic", "figure": "witch", "x": -1, "y": 0, "feature": 0})
     assert s["phase"] == "follower", "a tile without the symbol then goes on to the follower"
-    check(s)
+    check_state(s)
 
 
 def test_footnote_5_without_any_target_the_moved_figure_is_set_aside() -> None:
@@ -137,7 +141,7 @@ def test_footnote_5_without_any_target_the_moved_figure_is_set_aside() -> None:
         {"type": "remove_magic", "figure": "mage"},
         {"type": "remove_magic", "figure": "witch"},
     ]
-    crafted, _ = act(crafted, {"type": "remove_magic", "figure": "witch"})
+    crafted, _ = apply(crafted, crafted["turn"], {"type": "remove_magic", "figure": "witch"})
     assert crafted["witch"] is None and crafted["mage"] is not None and crafted["phase"] == "follower"
 
 
@@ -155,13 +159,13 @@ def test_conflict_on_a_mage_tile_is_settled_first_then_the_mage_symbol_acts() ->
     s, _ = turn(s, -1, 0, 0, magic=("witch", 1, 1, 0))
     s, _ = turn(s, 1, 0, 1, magic=("mage", 0, 1, 0))  # the curve: resolve the conflict
     # MW1 joins nothing; both figures out, so one is moved again by the symbol
-    s, _ = act(s, {"type": "place_tile", "x": -1, "y": -1, "rotation": 2})
+    s, _ = apply(s, s["turn"], {"type": "place_tile", "x": -1, "y": -1, "rotation": 2})
     assert s["phase"] == "magic"
 
 
 def test_no_target_for_the_symbol_means_removing_a_figure_the_players_choice() -> None:
     s = _conflict()
-    s, _ = act(s, {"type": "place_magic", "figure": "witch", "x": -1, "y": 0, "feature": 0})
+    s, _ = apply(s, s["turn"], {"type": "place_magic", "figure": "witch", "x": -1, "y": 0, "feature": 0})
     s = {**s, "phase": "magic"}
     crafted = copy.deepcopy(s)
     for rec in crafted["features"].values():
@@ -227,7 +231,7 @@ def _close_everything(mage: tuple[int, int, int]) -> dict:
     s, _ = turn(s, 1, 0, 1, follower=1)
     for x, y, r in [(0, -1, 0), (-1, 1, 2), (-2, 1, 0), (-1, -1, 0), (-2, 0, 1)]:
         s, _ = turn(s, x, y, r)
-    s, _ = act(s, {"type": "place_tile", "x": -1, "y": 0, "rotation": 3})
+    s, _ = apply(s, s["turn"], {"type": "place_tile", "x": -1, "y": 0, "rotation": 3})
     assert not [r for r in s["features"].values() if r["kind"] in ("road", "city") and r["open"]]
     return s
 
@@ -240,12 +244,12 @@ def test_no_incomplete_road_or_city_left_the_figure_on_the_map_must_be_removed()
     assert game.legal_actions(s, s["turn"]) == [{"type": "remove_magic", "figure": "mage"}]
     with pytest.raises(IllegalMove):
         game.decide(s, s["turn"], {"type": "remove_magic", "figure": "witch"}, RNG)
-    s, _ = act(s, {"type": "remove_magic", "figure": "mage"})
+    s, _ = apply(s, s["turn"], {"type": "remove_magic", "figure": "mage"})
     assert s["mage"] is None and s["phase"] == "follower"
-    s, events = act(s, {"type": "pass"})
+    s, events = apply(s, s["turn"], {"type": "pass"})
     (road,) = scored(events)
     assert (road["tiles"], road["figure"], road["points"], road["winners"]) == (3, None, 3, [0])
-    check(s)
+    check_state(s)
 
 
 def test_no_target_and_no_figure_on_the_map_the_symbol_asks_nothing() -> None:
@@ -260,7 +264,7 @@ def _mage_on_the_road_the_symbol_completes() -> dict:
     s = new_game(["MW5.1", "A.1", "MW1.1"])
     s, _ = turn(s, 0, 1, 0, magic=("mage", 0, 0, 1))
     s, _ = turn(s, -1, 0, 3, follower=1)  # the monastery ends the road in the west
-    s, _ = act(s, {"type": "place_tile", "x": 1, "y": 0, "rotation": 0})
+    s, _ = apply(s, s["turn"], {"type": "place_tile", "x": 1, "y": 0, "rotation": 0})
     assert s["phase"] == "magic" and s["features"][fid(s, 0, 0, 1)]["open"] == 0
     return s
 
@@ -268,8 +272,8 @@ def _mage_on_the_road_the_symbol_completes() -> dict:
 def test_a_figure_on_the_feature_the_symbol_just_completed_may_move_away_before_the_scoring() -> None:
     s = _mage_on_the_road_the_symbol_completes()
     assert (1, 0, 2) in _targets(s, "mage")
-    s, _ = act(s, {"type": "place_magic", "figure": "mage", "x": 1, "y": 0, "feature": 2})
-    s, events = act(s, {"type": "pass"})
+    s, _ = apply(s, s["turn"], {"type": "place_magic", "figure": "mage", "x": 1, "y": 0, "feature": 2})
+    s, events = apply(s, s["turn"], {"type": "pass"})
     (road,) = scored(events)
     assert (road["tiles"], road["figure"], road["points"], road["winners"]) == (3, None, 3, [1])
     assert s["mage"] == seg(s, 1, 0, 2)
@@ -277,8 +281,8 @@ def test_a_figure_on_the_feature_the_symbol_just_completed_may_move_away_before_
 
 def test_a_figure_left_on_the_feature_the_symbol_completed_scores_there_and_goes_back() -> None:
     s = _mage_on_the_road_the_symbol_completes()
-    s, _ = act(s, {"type": "place_magic", "figure": "witch", "x": 1, "y": 0, "feature": 2})
-    s, events = act(s, {"type": "pass"})
+    s, _ = apply(s, s["turn"], {"type": "place_magic", "figure": "witch", "x": 1, "y": 0, "feature": 2})
+    s, events = apply(s, s["turn"], {"type": "pass"})
     (road,) = scored(events)
     assert (road["tiles"], road["figure"], road["points"], road["winners"]) == (3, "mage", 6, [1])
     assert s["mage"] is None and s["witch"] == seg(s, 1, 0, 2)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from carcassonne_helpers import act, new_game, seg, turn
 
 import games.carcassonne as game
 from games.rng import Rng
 from games.simulate import play
+
+from .support import apply, new_game, seg, turn
 
 
 def test_both_bots_choose_among_the_legal_actions_in_every_phase() -> None:
@@ -21,14 +22,14 @@ def test_both_bots_choose_among_the_legal_actions_in_every_phase() -> None:
         for name, bot in game.BOTS.items():
             choice = bot(game.view(s, 0), actions, Rng(b"b", name))
             assert choice in actions
-        s, _ = act(s, game.BOTS["default"](game.view(s, 0), actions, Rng(b"b", "x")))
+        s, _ = apply(s, s["turn"], game.BOTS["default"](game.view(s, 0), actions, Rng(b"b", "x")))
 
 
 def test_the_default_bot_puts_the_mage_on_its_own_feature_or_the_witch_on_a_rivals() -> None:
     s = new_game(["G.1", "U.1", "MW5.1"])
     s, _ = turn(s, 0, 1, 0, follower=0)  # seat 0: a knight in the city north of the start
     s, _ = turn(s, 1, 0, 1, follower=0)  # seat 1: a thief on the start road
-    s, _ = act(s, {"type": "place_tile", "x": 0, "y": -1, "rotation": 1})
+    s, _ = apply(s, s["turn"], {"type": "place_tile", "x": 0, "y": -1, "rotation": 1})
     choice = game.BOTS["default"](game.view(s, 0), game.legal_actions(s, 0), Rng(b"b", "magic"))
     target = seg(s, choice["x"], choice["y"], choice["feature"])
     own_city = s["owner"][seg(s, 0, 1, 0)]
@@ -38,7 +39,7 @@ def test_the_default_bot_puts_the_mage_on_its_own_feature_or_the_witch_on_a_riva
 
 def test_the_default_bot_keeps_its_followers_off_worthless_spots() -> None:
     s = new_game(["E.1"])
-    s, _ = act(s, {"type": "place_tile", "x": 0, "y": 1, "rotation": 2})  # completes a city of 2
+    s, _ = apply(s, s["turn"], {"type": "place_tile", "x": 0, "y": 1, "rotation": 2})  # completes a city of 2
     choice = game.BOTS["default"](game.view(s, 0), game.legal_actions(s, 0), Rng(b"b", "f"))
     assert choice == {"type": "place_follower", "feature": 0}, "a knight that scores at once and returns"
 

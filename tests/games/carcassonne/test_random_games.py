@@ -7,13 +7,14 @@ import os
 from typing import Any
 
 import pytest
-from carcassonne_helpers import check, check_deep
 
 import games.carcassonne as game
 from games.carcassonne import features, magic, tiles
 from games.interface import IllegalMove
 from games.rng import Rng
 from games.simulate import Match, play
+
+from .invariants import check_deep, check_state
 
 #: Games per player count (2–5): 2,000 games in all.
 GAMES = round(500 * float(os.environ.get("KOTLIK_SLOW_SCALE", "1")))
@@ -34,7 +35,7 @@ def _final_checks(m: Match, seats: int) -> None:
     assert len(s["tiles"]) + len(s["discarded"]) == (80 if s["mage_witch"] else 72)
     for p in range(seats):
         assert game.legal_actions(s, p) == []
-    check(s, m.events)
+    check_state(s, m.events)
 
 
 def _accepted_exactly_when_listed(s: dict, seat: int, candidates: list[dict], actions: list[dict]) -> None:
@@ -82,7 +83,7 @@ def _traced(m: Match, seed: bytes) -> None:
             again = game.evolve(json.loads(before), e)
             assert json.dumps(again, sort_keys=True) == json.dumps(nxt, sort_keys=True)
         s = nxt
-        check(s, m.events[: n + 1])
+        check_state(s, m.events[: n + 1])
         if n % 20 == 0:
             check_deep(s)
         if s["phase"] in ("tile", "conflict", "magic", "follower"):
@@ -187,7 +188,7 @@ def test_whole_games_with_the_two_figures_joined_again_and_again() -> None:
                 conflicts += 1
                 targets = game.legal_actions(s, s["turn"])
                 assert targets and {a["type"] for a in targets} <= {"place_magic", "remove_magic"}
-            check(s)
+            check_state(s)
         if i < 3:
             _traced(m, seed)
     assert conflicts >= 20, conflicts

@@ -1,4 +1,6 @@
-"""Invariants every Škoda kouzla state and log must keep, checked by the random-game tests."""
+"""Invariants every Škoda kouzla state and log must keep, checked by the random-game tests:
+``check_state`` (cards conserved), ``check_event``, ``check_views`` and ``check_redacted`` (nothing
+hidden shown), ``check_score``."""
 
 from __future__ import annotations
 

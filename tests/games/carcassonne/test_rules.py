@@ -6,12 +6,13 @@ import json
 from collections import Counter
 
 import pytest
-from carcassonne_helpers import SEED, act, new_game, turn
 
 import games.carcassonne as game
 from games.carcassonne import tiles
 from games.interface import IllegalMove, InvalidOptions, NotYourTurn
 from games.rng import Rng
+
+from .support import SEED, apply, new_game, turn
 
 
 def _setup(options: dict, seats: int = 2) -> list[dict]:
@@ -198,7 +199,7 @@ def test_commands_are_checked_for_turn_type_and_phase() -> None:
     with pytest.raises(IllegalMove, match="tile first"):
         game.decide(s, 0, {"type": "place_magic", "figure": "mage", "x": 0, "y": 0, "feature": 1}, rng)
     assert game.legal_actions(s, 1) == []
-    s, _ = act(s, {"type": "place_tile", "x": 1, "y": 0, "rotation": 1})
+    s, _ = apply(s, s["turn"], {"type": "place_tile", "x": 1, "y": 0, "rotation": 1})
     with pytest.raises(IllegalMove):
         game.decide(s, 0, {"type": "place_tile", "x": 2, "y": 0, "rotation": 1}, rng)
     with pytest.raises(IllegalMove):
@@ -209,7 +210,7 @@ def test_commands_are_checked_for_turn_type_and_phase() -> None:
 
 def test_a_player_without_followers_can_only_pass() -> None:
     s = new_game(["U.1"])
-    s, _ = act(s, {"type": "place_tile", "x": 1, "y": 0, "rotation": 1})
+    s, _ = apply(s, s["turn"], {"type": "place_tile", "x": 1, "y": 0, "rotation": 1})
     s = {**s, "supply": [0, 7]}
     assert game.legal_actions(s, 0) == [{"type": "pass"}]
     with pytest.raises(IllegalMove, match="no follower"):
@@ -300,7 +301,7 @@ def test_decide_refuses_a_field_the_command_does_not_have() -> None:
                 if extra not in a:
                     with pytest.raises(IllegalMove, match="only the fields"):
                         game.decide(s, 0, {**a, extra: 0}, rng)
-        s, _ = act(s, actions[0])
+        s, _ = apply(s, s["turn"], actions[0])
     with pytest.raises(IllegalMove, match="only the fields"):
         game.decide(new_game(["U.1"]), 0, {"type": "place_tile", "x": 1, "y": 0, "rotation": 1, 7: 1}, rng)
 

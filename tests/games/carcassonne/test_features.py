@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from carcassonne_helpers import act, check, check_deep, fid, new_game, scored, turn
 
 import games.carcassonne as game
 from games.carcassonne import scoring
 from games.interface import IllegalMove, NotYourTurn
 from games.rng import Rng
+
+from .invariants import check_deep, check_state
+from .support import apply, fid, new_game, scored, turn
 
 
 def _end_now(s: dict) -> dict:
@@ -60,7 +62,7 @@ def test_a_road_loop_of_four_curves_completes() -> None:
 def test_no_follower_on_a_feature_already_occupied_through_a_merge() -> None:
     s = new_game(["U.1", "U.2"])
     s, _ = turn(s, 1, 0, 1, follower=0)
-    s, _ = act(s, {"type": "place_tile", "x": 2, "y": 0, "rotation": 1})
+    s, _ = apply(s, s["turn"], {"type": "place_tile", "x": 2, "y": 0, "rotation": 1})
     options = game.legal_actions(s, 1)
     assert {"type": "place_follower", "feature": 0} not in options
     assert {"type": "place_follower", "feature": 1} in options and {"type": "pass"} in options
@@ -170,7 +172,7 @@ def test_a_tile_that_fits_nowhere_is_discarded_and_another_drawn() -> None:
     kinds = [(e["type"], e.get("tile")) for e in events if e["type"] in ("TileDiscarded", "TileDrawn")]
     assert kinds == [("TileDiscarded", "C.1"), ("TileDrawn", "U.1")]
     assert s["discarded"] == ["C.1"] and s["current"] == "U.1" and s["turn"] == 1
-    check(s)
+    check_state(s)
 
 
 def test_a_tile_whose_two_caps_join_one_city_counts_once() -> None:

@@ -1,4 +1,5 @@
-"""Building Škoda kouzla tables for the tests: a real setup, then cards put where a test needs them."""
+"""Builders and drivers for the Škoda kouzla tests: ``new_game`` (a real setup), ``apply`` (decide and fold
+one command), and edits that put cards where a test needs them (``put``, ``main_phase``)."""
 
 from __future__ import annotations
 
@@ -96,7 +97,7 @@ def uid_in_hand(state: State, seat: int, card_id: str) -> str:
     return next(u for u in state["players"][seat]["hand"] if state["cards"][u] == card_id)
 
 
-def do(state: State, seat: int, command: dict[str, Any], seed: bytes = b"cmd") -> tuple[State, list[Any]]:
+def apply(state: State, seat: int, command: dict[str, Any], seed: bytes = b"cmd") -> tuple[State, list[Any]]:
     """Decide and fold, checking that the command was offered and that a JSON round trip folds alike."""
     assert command in game.legal_actions(state, seat), command
     events = game.decide(state, seat, command, Rng(seed, "v"))

@@ -1,4 +1,6 @@
-"""Helpers for the Carcassonne tests: arranged games played through ``decide``, and invariants."""
+"""Invariants every Carcassonne state keeps, checked after events by the rules and random-game tests:
+``check_state`` (tiles and followers conserved, figures placed legally, scores equal to their events)
+and ``check_deep`` (the feature records against a fresh replay of the map)."""
 
 from __future__ import annotations
 
@@ -8,74 +10,10 @@ from typing import Any
 
 import games.carcassonne as game
 from games.carcassonne import features, tiles
-from games.interface import Command, Event
-from games.rng import Rng
-
-SEED = b"carcassonne-tests"
+from games.interface import Event
 
 
-def new_game(arranged: list[str], seats: int = 2, mage_witch: bool = True) -> dict[str, Any]:
-    state: Any = None
-    for e in game.setup({"arranged": arranged, "mage_witch": mage_witch}, seats, Rng(SEED, "setup")):
-        state = game.evolve(state, e)
-    return state
-
-
-def act(state: dict[str, Any], cmd: Command) -> tuple[dict[str, Any], list[Event]]:
-    """Play ``cmd`` for the seat to move; it must be listed by ``legal_actions``."""
-    seat = state["turn"]
-    assert cmd in game.legal_actions(state, seat), (cmd, state["phase"])
-    events = game.decide(state, seat, cmd, Rng(SEED, f"v{len(state['tiles'])}-{state['phase']}"))
-    for e in events:
-        state = game.evolve(state, e)
-    return state, events
-
-
-def turn(
-    state: dict[str, Any],
-    x: int,
-    y: int,
-    rotation: int,
-    follower: int | None = None,
-    magic: tuple[str, int, int, int] | str | None = None,
-) -> tuple[dict[str, Any], list[Event]]:
-    """One whole turn: the tile, the magic figure if asked for (``(figure, x, y, feature)`` or a
-    figure name to remove), then a follower on feature ``follower`` or a pass."""
-    events: list[Event] = []
-    state, ev = act(state, {"type": "place_tile", "x": x, "y": y, "rotation": rotation})
-    events += ev
-    if magic is not None:
-        if isinstance(magic, str):
-            cmd: Command = {"type": "remove_magic", "figure": magic}
-        else:
-            fig, mx, my, mf = magic
-            cmd = {"type": "place_magic", "figure": fig, "x": mx, "y": my, "feature": mf}
-        state, ev = act(state, cmd)
-        events += ev
-    assert state["phase"] == "follower", state["phase"]
-    cmd = {"type": "pass"} if follower is None else {"type": "place_follower", "feature": follower}
-    state, ev = act(state, cmd)
-    return state, events + ev
-
-
-def seg(state: dict[str, Any], x: int, y: int, feature: int) -> str:
-    return f"{state['grid'][f'{x},{y}']}:{feature}"
-
-
-def fid(state: dict[str, Any], x: int, y: int, feature: int) -> str:
-    fid: str = state["owner"][seg(state, x, y, feature)]
-    return fid
-
-
-def scored(events: list[Event]) -> list[Event]:
-    return [e for e in events if e["type"] == "FeatureScored"]
-
-
-def total(state: dict[str, Any], seat: int) -> int:
-    return sum(state["scores"][seat].values())
-
-
-def check(state: dict[str, Any], events: list[Event] | None = None) -> None:
+def check_state(state: dict[str, Any], events: list[Event] | None = None) -> None:
     """The invariants that hold after every event."""
     mw = state["mage_witch"]
     every = tiles.tile_ids(mw)
