@@ -207,7 +207,7 @@ def load_section(run: Run) -> None:
         built = folds.build(pool, folds.SIZES[-1], run.args.build_seconds, run.args.seed)
         run.board.note(
             f"load: a {built.version:,}-event {folds.LONG_GAME} game (both seats passing) was built in "
-            f"{built.seconds:.0f} s through projections.commands.play; state_at(at=N) times an N-event game"
+            f"{built.seconds:.0f} s through commands.handlers.play; state_at(at=N) times an N-event game"
         )
         if built.version < folds.SIZES[-1]:
             run.board.note(f"load: the build stopped short of {folds.SIZES[-1]:,} events (--build-seconds)")

@@ -20,9 +20,10 @@ from uuid import UUID
 
 import psycopg
 
+import commands
 import games
 from events.database import create_pool, database_url, migrate
-from projections import commands, lobby
+from projections import lobby
 from projections.fold import state_at
 
 

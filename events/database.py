@@ -76,8 +76,8 @@ CONNECT_TIMEOUT = 5
 #: Seconds a run of failed reconnections lasts, once the pool is open, before the pool gives it
 #: up; the next request that finds no connection starts a new run. Within a run the pause between
 #: tries doubles from 1 s with no cap, so a long run left the pool asleep for up to as long again
-#: after the database was back (the API came back 11–14 s after PostgreSQL restarted from a 15 s
-#: outage).
+#: after the database was back, and the API came back long after PostgreSQL did (figures:
+#: docs/performance.md, "Figures formerly quoted in the code").
 RECONNECT_SECONDS = CONNECT_TIMEOUT
 
 

@@ -1,7 +1,8 @@
 """The outbox: work for the task queue, written in the same transaction as the events it follows.
 
-The process that committed a row hands it to the broker right after the commit and marks it sent
-(:func:`deliver`); a periodic sweep (:func:`sweep`) sends whatever a crashed process left behind.
+The process that committed a row publishes it to the broker right after the commit and marks it
+sent (:func:`publish`); a periodic sweep (:func:`publish_unsent`) publishes whatever a crashed
+process left behind. Publishing is :mod:`workers.relay`'s; this module only keeps the rows.
 Several sweeps may run at once: ``SKIP LOCKED`` hands each row to one. Tasks are idempotent, so a
 row sent twice (by its writer and a sweep, or sent and then the mark lost) does no harm.
 """
@@ -17,22 +18,24 @@ from psycopg import Connection
 
 @dataclass(frozen=True)
 class Queued:
-    """An outbox row written by the current transaction, to deliver once it has committed."""
+    """An outbox row written by the current transaction, to publish once it has committed."""
 
     id: int
     task: str
     args: list[Any]
 
 
-def deliver(conn: Connection[Any], queued: Sequence[Queued], send: Callable[[str, list[Any]], None]) -> int:
-    """Send rows this process has just committed, without scanning the table; returns how many.
+def publish(
+    conn: Connection[Any], queued: Sequence[Queued], publish_task: Callable[[str, list[Any]], None]
+) -> int:
+    """Publish rows this process has just committed, without scanning the table; returns how many.
 
-    A row whose ``send`` raises stays unsent for the sweep.
+    A row whose ``publish_task`` raises stays unsent for the sweep.
     """
     sent = []
     for row in queued:
         try:
-            send(row.task, row.args)
+            publish_task(row.task, row.args)
         except Exception:
             continue
         sent.append(row.id)
@@ -45,10 +48,12 @@ def deliver(conn: Connection[Any], queued: Sequence[Queued], send: Callable[[str
     return len(sent)
 
 
-def sweep(conn: Connection[Any], send: Callable[[str, list[Any]], None], limit: int = 100) -> int:
-    """Send unsent rows through ``send(task, args)`` and mark them; returns how many were sent.
+def publish_unsent(
+    conn: Connection[Any], publish_task: Callable[[str, list[Any]], None], limit: int = 100
+) -> int:
+    """Publish unsent rows through ``publish_task(task, args)`` and mark them; returns how many.
 
-    A row whose ``send`` raises stays unsent (its attempt counted) for the next sweep.
+    A row whose ``publish_task`` raises stays unsent (its attempt counted) for the next sweep.
     """
     sent = 0
     with conn.transaction():
@@ -59,7 +64,7 @@ def sweep(conn: Connection[Any], send: Callable[[str, list[Any]], None], limit: 
         ).fetchall()
         for row in rows:
             try:
-                send(row["task"], row["args"])
+                publish_task(row["task"], row["args"])
             except Exception:
                 conn.execute("UPDATE outbox SET attempts = attempts + 1 WHERE id = %s", (row["id"],))
                 continue

@@ -90,7 +90,7 @@ NEWEST = "(SELECT coalesce(max(version), 0) FROM events WHERE game_id = %(game)s
 def append_rows(where: str = NEWEST) -> str:
     """The ``INSERT`` of a batch of events after version ``%(expected)s`` if ``where`` holds,
     returning what the store adds (position, version, time); also a part of a larger statement
-    (:mod:`projections.writes`). A writer racing at the same version fails on the primary key.
+    (:mod:`commands.writes`). A writer racing at the same version fails on the primary key.
 
     The batch is one JSON parameter (:func:`batch`).
     """

@@ -7,7 +7,7 @@ import pkgutil
 from functools import cache
 from types import ModuleType
 
-from games.interface import GameError, IllegalMove, InvalidOptions, NotYourTurn
+from games.interface import GameError, IllegalMove, InvalidOptions, NotYourTurn, Rules
 from games.toolkit import check_seats
 
 
@@ -29,7 +29,9 @@ def load(game_id: str, rules_version: int | None = None) -> ModuleType:
     """The rules module of ``game_id``: the newest, or the one of ``rules_version``.
 
     A game is folded and decided by the rules version it started with, for ever; a package keeps
-    each older version it has shipped as ``games/<id>/v<N>`` (see ``games/README.md``).
+    each older version it has shipped as ``games/<id>/v<N>`` (see ``games/README.md``). The module
+    is a :class:`~games.interface.Rules`, which mypy checks in each engine; the return type stays
+    ``ModuleType`` while the platform's annotations of an engine say so.
     """
     if game_id not in known():
         raise UnknownGame(f"no game {game_id!r}; known: {known()}")
@@ -43,7 +45,7 @@ def load(game_id: str, rules_version: int | None = None) -> ModuleType:
         if missing.name != name:
             raise  # the kept version itself is broken: say so, do not call it unknown
         older = None
-    if older is None or getattr(older, "INFO", None) is None or older.INFO.rules_version != rules_version:
+    if older is None or older.INFO.rules_version != rules_version:
         raise UnknownRulesVersion(
             f"{game_id} has no rules version {rules_version!r}; this server plays version "
             f"{newest.INFO.rules_version} and keeps {versions(game_id)}"
@@ -56,7 +58,7 @@ def versions(game_id: str) -> list[int]:
     newest = load(game_id)
     kept = [
         int(m.name[1:])
-        for m in pkgutil.iter_modules(newest.__path__)
+        for m in pkgutil.iter_modules(importlib.import_module(f"games.{game_id}").__path__)
         if m.name[:1] == "v" and m.name[1:].isdigit()
     ]
     return sorted({*kept, newest.INFO.rules_version})
@@ -67,6 +69,7 @@ __all__ = [
     "IllegalMove",
     "InvalidOptions",
     "NotYourTurn",
+    "Rules",
     "UnknownGame",
     "UnknownRulesVersion",
     "check_seats",

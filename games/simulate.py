@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
-from games.interface import Event, State
+from games.interface import Event, Rules, State
 from games.rng import Rng
 
 
-def fold(game: ModuleType, events: Iterable[Event], state: State = None) -> State:
+def fold(game: Rules, events: Iterable[Event], state: State = None) -> State:
     """The state after ``events``, starting from ``state`` (``None``: before the first event)."""
     for event in events:
         state = game.evolve(state, event)
@@ -34,7 +33,7 @@ class Match:
 
 
 def play(
-    game: ModuleType,
+    game: Rules,
     bots: Sequence[str],
     seed: bytes,
     options: Mapping[str, Any] | None = None,

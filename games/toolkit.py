@@ -13,10 +13,9 @@ answer whatever the game.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from types import ModuleType
 from typing import Any
 
-from games.interface import Command, Event, IllegalMove, InvalidOptions, NotYourTurn, State
+from games.interface import Command, Event, IllegalMove, InvalidOptions, NotYourTurn, Rules, State
 
 #: ``fold(state, event) -> state``: a game's ``evolve``, or an in-place apply on a private copy.
 Fold = Callable[[State, Event], State]
@@ -110,17 +109,16 @@ def option(options: Mapping[str, Any], key: str, default: Any, kind: type, rule:
     return value
 
 
-def check_seats(game: ModuleType, bots: Sequence[str | None], options: Mapping[str, Any]) -> None:
+def check_seats(game: Rules, bots: Sequence[str | None], options: Mapping[str, Any]) -> None:
     """Refuse (:class:`InvalidOptions`) a seating the game cannot be played with: a seat count outside
-    ``INFO``'s range, a bot the game does not have, or what the game's own optional
-    ``check_seats(bots, options)`` forbids (which bot may sit where, how many people a mode takes).
-    ``bots`` is each seat's bot name in turn order, ``None`` for a person."""
+    ``INFO``'s range, a bot the game does not have, or what the game's own ``check_seats(bots,
+    options)`` forbids (which bot may sit where, how many people a mode takes) unless that is
+    ``None``. ``bots`` is each seat's bot name in turn order, ``None`` for a person."""
     info = game.INFO
     if not info.min_seats <= len(bots) <= info.max_seats:
         raise InvalidOptions(f"{info.id} takes {info.min_seats} to {info.max_seats} seats, not {len(bots)}")
     for bot in bots:
         if bot is not None and bot not in game.BOTS:
             raise InvalidOptions(f"no bot {bot!r} for {info.id}; bots: {sorted(game.BOTS)}")
-    own = getattr(game, "check_seats", None)
-    if own is not None:
-        own(list(bots), options)
+    if game.check_seats is not None:
+        game.check_seats(list(bots), options)

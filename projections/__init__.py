@@ -1,1 +1,13 @@
-"""Folding events into game state, the read models, and the write side that keeps them in step."""
+"""The read side: a game's state, what each seat sees of it, and the tables kept from the log.
+
+- :mod:`projections.state`: a game's state in one call (the cache, else a snapshot and the tail).
+- :mod:`projections.fold`: folding events through the rules, and the snapshots.
+- :mod:`projections.seen`: what each seat and a spectator may see: the one place that decides.
+- :mod:`projections.caches`: an app's in-process caches, made, sized and forgotten together.
+- :mod:`projections.lobby`: one row a game; :mod:`projections.players`: players and their seats;
+  :mod:`projections.tokens`: seat tokens; :mod:`projections.webhooks`: webhooks and deliveries;
+  :mod:`projections.clocks`: turn clocks and deadlines.
+- :mod:`projections.resignation`: the result of a game that seats left, alike for every game.
+
+Each table is written in the transaction of the events it follows (:mod:`commands.writes`).
+"""

@@ -74,7 +74,7 @@ def parse(option: Any, bots: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def change(clock: dict[str, Any] | None, arrived: bool, over: bool) -> tuple[str, float | None]:
-    """What a move does to the deadline (:class:`projections.writes.Write`'s ``clock``, ``seconds``):
+    """What a move does to the deadline (:class:`commands.writes.Write`'s ``clock``, ``seconds``):
     a seat that came to move (``arrived``) starts a new one, the game's end clears it."""
     if clock is None or not (arrived or over):
         return "keep", None

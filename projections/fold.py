@@ -52,8 +52,9 @@ def state_at(conn: Connection[Any], game_id: UUID, game: ModuleType, at: int | N
     """The state at version ``at`` (``None``: the newest), from the newest snapshot at or before it.
 
     One statement reads the snapshot and the events after it: a cold load or a replay is one round
-    trip (a second one cost as much as decoding the snapshot). Of the events it reads only what a
-    fold needs; ``meta`` and the timestamps would cost a cold fold as much again to decode.
+    trip, as a second one is no small part of its cost. Of the events it reads only what a fold
+    needs; decoding ``meta`` and the timestamps too would make a cold fold much slower (figures:
+    docs/performance.md, "Figures formerly quoted in the code").
     """
     with conn.cursor(row_factory=tuple_row) as cur:
         rows = cur.execute(_SNAPSHOT_AND_TAIL, _asked(game_id, game.INFO.rules_version, at)).fetchall()

@@ -28,8 +28,10 @@ class GameNotFound(LookupError):
 
 @dataclass(frozen=True)
 class GameRow:
+    """A game's row in the lobby; ``kind`` is what game it is (the ``game`` column and field)."""
+
     id: UUID
-    game: str
+    kind: str
     status: str
     version: int
     rules_version: int
@@ -57,16 +59,16 @@ class GameRow:
     @property
     def rules(self) -> ModuleType:
         """The rules this game started with: every fold and decision of it uses them."""
-        return games.load(self.game, self.rules_version)
+        return games.load(self.kind, self.rules_version)
 
 
 _COLUMNS = (
-    "id, game, status, version, rules_version, options, arranged, seats, to_move, result, "
+    "id, game AS kind, status, version, rules_version, options, arranged, seats, to_move, result, "
     "seed, seed_sha256, created_at, updated_at, clock, deadline, rematch"
 )
 #: The same columns with the seed joined from ``game_seeds``, for the code that decides.
 _SECRET_COLUMNS = (
-    "g.id, game, status, version, rules_version, options, arranged, seats, to_move, result, "
+    "g.id, game AS kind, status, version, rules_version, options, arranged, seats, to_move, result, "
     "coalesce(s.seed, g.seed) AS seed, seed_sha256, created_at, updated_at, clock, deadline, rematch"
 )
 
@@ -74,7 +76,7 @@ _SECRET_COLUMNS = (
 def insert(
     conn: Connection[Any],
     game_id: UUID,
-    game: str,
+    kind: str,
     rules_version: int,
     options: dict[str, Any],
     seats: list[dict[str, Any]],
@@ -86,7 +88,7 @@ def insert(
         "WITH g AS (INSERT INTO games (id, game, status, rules_version, options, seats, seed_sha256) "
         "VALUES (%s, %s, 'active', %s, %s, %s, %s) RETURNING id) "
         "INSERT INTO game_seeds (game_id, seed) SELECT id, %s FROM g",
-        (game_id, game, rules_version, Jsonb(options), Jsonb(seats), seed_sha256, seed),
+        (game_id, kind, rules_version, Jsonb(options), Jsonb(seats), seed_sha256, seed),
     )
 
 
@@ -98,7 +100,7 @@ def restore(conn: Connection[Any], row: GameRow) -> None:
         "VALUES (%s, %s, 'finished', %s, %s, %s, %s, %s, '[]', %s, %s, %s, %s, %s)",
         (
             row.id,
-            row.game,
+            row.kind,
             row.version,
             row.rules_version,
             Jsonb(row.options),

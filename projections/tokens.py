@@ -51,52 +51,63 @@ def issue(conn: Connection[Any], game_id: UUID, seat: int) -> Issued:
     return Issued(seat, token, row["expires_at"])
 
 
-def remember(game_id: UUID, issued: Sequence[Issued]) -> None:
-    """Know the seats of the tokens this process issued for a new game, once it is committed: the
-    first command of each seat then reads no token, as the later ones do not."""
-    _keep(game_id, {_digest(i.token): (i.seat, i.expires_at) for i in issued})
+class KnownTokens:
+    """The seats of the tokens of games this process has read or issued lately (token digest →
+    seat, expiry), so that no seat of a hot game costs a read. Each app holds one
+    (:class:`projections.caches.Caches`), sized by ``KOTLIK_TOKEN_GAMES``; the oldest game goes first."""
 
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._known: dict[UUID, dict[bytes, tuple[int, datetime]]] = {}
 
-def held(game_id: UUID) -> bool:
-    """Whether this process knows the game's tokens, so that no seat of it costs a read."""
-    return game_id in _KNOWN
+    def remember(self, game_id: UUID, issued: Sequence[Issued]) -> None:
+        """Know the seats of the tokens this process issued for a new game, once it is committed:
+        the first command of each seat then reads no token, as the later ones do not."""
+        self._keep(game_id, {_digest(i.token): (i.seat, i.expires_at) for i in issued})
 
+    def held(self, game_id: UUID) -> bool:
+        """Whether this process knows the game's tokens, so that no seat of it costs a read."""
+        return game_id in self._known
 
-def seat_for(conn: Connection[Any], game_id: UUID, token: str) -> int | None:
-    """The seat ``token`` holds in ``game_id``, or ``None`` for a token of no seat of this game.
+    def seat_for(self, conn: Connection[Any], game_id: UUID, token: str) -> int | None:
+        """The seat ``token`` holds in ``game_id``, or ``None`` for a token of no seat of this game.
 
-    Raises :class:`TokenExpired` for a seat token whose time is up.
-    """
-    return later(conn, game_id, token)()
+        Raises :class:`TokenExpired` for a seat token whose time is up.
+        """
+        return self.later(conn, game_id, token)()
 
+    def later(self, conn: Connection[Any], game_id: UUID, token: str) -> Callable[[], int | None]:
+        """:meth:`seat_for`, asked now and answered when called: in a pipeline, the read shares one
+        round trip with the statements around it.
 
-def later(conn: Connection[Any], game_id: UUID, token: str) -> Callable[[], int | None]:
-    """:func:`seat_for`, asked now and answered when called: in a pipeline, the read shares one
-    round trip with the statements around it.
+        A game's tokens are all issued with it and never change, so the first read takes every
+        seat's and keeps them in memory: later requests of any seat, and those with a player key,
+        read none.
+        """
+        digest = _digest(token)
+        known = self._known.get(game_id)
+        if known is not None:
+            return partial(_valid, known.get(digest))
+        cursor = conn.execute(
+            "SELECT token_hash, seat, expires_at FROM seat_tokens WHERE game_id = %s", (game_id,)
+        )
 
-    A game's tokens are all issued with it and never change, so the first read takes every seat's
-    and keeps them in memory: later requests of any seat, and those with a player key, read none.
-    """
-    digest = _digest(token)
-    known = _KNOWN.get(game_id)
-    if known is not None:
-        return partial(_valid, known.get(digest))
-    cursor = conn.execute(
-        "SELECT token_hash, seat, expires_at FROM seat_tokens WHERE game_id = %s", (game_id,)
-    )
+        def answer() -> int | None:
+            found = {bytes(r["token_hash"]): (int(r["seat"]), r["expires_at"]) for r in cursor.fetchall()}
+            if found:  # none: no such game, or no human seat; nothing worth keeping either way
+                self._keep(game_id, found)
+            return _valid(found.get(digest))
 
-    def answer() -> int | None:
-        found = {bytes(r["token_hash"]): (int(r["seat"]), r["expires_at"]) for r in cursor.fetchall()}
-        if found:  # none: no such game, or no human seat; nothing worth keeping either way
-            _keep(game_id, found)
-        return _valid(found.get(digest))
+        return answer
 
-    return answer
+    def clear(self) -> None:
+        """Forget every game's tokens, as a restart does."""
+        self._known.clear()
 
-
-def clear() -> None:
-    """Forget every game's tokens, as a restart does."""
-    _KNOWN.clear()
+    def _keep(self, game_id: UUID, seats: dict[bytes, tuple[int, datetime]]) -> None:
+        self._known[game_id] = seats
+        while len(self._known) > self.size:
+            self._known.pop(next(iter(self._known)), None)
 
 
 def _valid(known: tuple[int, datetime] | None) -> int | None:
@@ -106,14 +117,3 @@ def _valid(known: tuple[int, datetime] | None) -> int | None:
     if expires_at <= datetime.now(UTC):
         raise TokenExpired("the seat token has expired")
     return seat
-
-
-def _keep(game_id: UUID, seats: dict[bytes, tuple[int, datetime]]) -> None:
-    _KNOWN[game_id] = seats
-    if len(_KNOWN) > KNOWN_GAMES:
-        _KNOWN.pop(next(iter(_KNOWN)), None)
-
-
-#: Of how many games each process keeps the tokens (token digest → seat, expiry); the oldest go first.
-KNOWN_GAMES = 10_000
-_KNOWN: dict[UUID, dict[bytes, tuple[int, datetime]]] = {}

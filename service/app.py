@@ -12,46 +12,38 @@ from flask.typing import ResponseReturnValue
 from psycopg_pool import ConnectionPool
 
 from events.database import create_pool
-from service import (
-    contract,
-    cors,
-    errors,
-    game_docs,
-    greenpool,
-    hot,
-    limits,
-    polls,
-    proxies,
-    ratelimit,
-    schemas,
-    settings,
-    webclient,
-)
-from service.catalog import blp as catalog
+from projections.caches import Caches
+from service.api import fast
+from service.api.catalog import blp as catalog
+from service.api.endings import blp as endings
+from service.api.exports import blp as exports
+from service.api.games import blp as games
+from service.api.health import blp as health
+from service.api.players import blp as players
 from service.context import database_url
-from service.endings import blp as endings
-from service.exports import blp as exports
-from service.games import blp as games
-from service.health import blp as health
-from service.live import Listener
-from service.openapi import KotlikApi
-from service.players import blp as players
-from service.polls import LongPolls
-from service.rows import Rows
+from service.contract import game_schemas, problems, schemas, validation
+from service.contract.openapi import KotlikApi
+from service.guard import cors, limits, proxies, ratelimit
+from service.live import polls
+from service.live.feed import SPANS_KEPT, Spans
+from service.live.listener import HEARD_KEPT, Listener
+from service.live.polls import ANSWERS_KEPT, LongPolls
+from service.live.rows import ROWS_KEPT, Rows
+from service.server import greenpool, settings
+from service.web import pages
 
 API_PREFIX = "/api/v1"
 #: Connections each process keeps for the reads of its streams and long-polls, apart from the
 #: pool the commands use. A move wakes every watcher of its game, and the game's first reader
 #: reads for them all; from the commands' pool, that read queued behind every command waiting for
-#: a connection, while the game's other watchers queued behind it. With 1,000 streams and 500
-#: long-polls on two saturated cores, the stream delivery p99 was 1.7–11.7 s that way and
-#: 243–253 ms this way.
+#: a connection, while the game's other watchers queued behind it: on a saturated server, moves
+#: reached their watchers late (figures: docs/performance.md, "The watchers' reads, a pool of their own").
 WATCHERS_POOL = 4
 #: Connections each process keeps for everything else (commands, reads, new games), unless
 #: ``KOTLIK_DB_CONNECTIONS`` says otherwise. A request holds one only for its round trips, so a
 #: few serve many clients; more only add PostgreSQL processes taking turns for the same cores.
-#: On two saturated cores, 5 against 10 served 16 games 10–20 % more commands a second with a
-#: lower p99, and halved the stream delivery p99 with 1,500 watchers (``docs/performance.md``).
+#: Against 10, 5 served more commands at a lower p99 and brought watchers their moves sooner
+#: (figures: docs/performance.md, "Fewer connections for requests").
 REQUESTS_POOL = 5
 
 
@@ -86,29 +78,58 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     app.extensions["kotlik.watchers_pool"] = watchers = create_pool(
         database_url(app), max_size=WATCHERS_POOL, kind=kind
     )
-    app.extensions["kotlik.listener"] = listener = Listener(database_url(app)).start()
-    rows = Rows(listener, watchers.connection)
+    app.extensions["kotlik.caches"] = caches = Caches.sized(app.config)
+    heard = settings.positive(config, "KOTLIK_HEARD_GAMES", HEARD_KEPT, "games")
+    listener = caches.add("heard versions", Listener(database_url(app), heard).start())
+    app.extensions["kotlik.listener"] = listener
+    kept = settings.positive(config, "KOTLIK_ROWS_GAMES", ROWS_KEPT, "games")
+    rows = caches.add("lobby rows", Rows(listener, caches.states, watchers.connection, kept))
     listener.follow(rows.heard)
-    app.extensions["kotlik.polls"] = LongPolls(rows, watchers.connection)
+    answers = settings.positive(config, "KOTLIK_POLL_ANSWERS", ANSWERS_KEPT, "answers")
+    app.extensions["kotlik.polls"] = caches.add(
+        "poll answers", LongPolls(rows, caches.states, watchers.connection, answers)
+    )
+    spans = settings.positive(config, "KOTLIK_STREAM_SPANS", SPANS_KEPT, "spans")
+    app.extensions["kotlik.spans"] = caches.add("stream spans", Spans(spans))
 
     api = KotlikApi(app)
     for blueprint in (games, endings, players, exports, catalog, health):
         blueprint.PAGINATION_ARGUMENTS_PARSER = schemas.PAGINATION_PARSER
         api.register_blueprint(blueprint)
-    game_docs.register(api)
-    errors.register(app)
-    contract.register(app)
-    ratelimit.register(app, database_url(app))  # before limits: a refused request is not read
+    game_schemas.register(api)
+    problems.register(app)
+    validation.register(app)
+    app.register_blueprint(pages.blp)
+    _pipeline(app)
+    app.add_url_rule(f"{API_PREFIX}/docs/assets/<path:name>", "docs_assets", _docs_asset)
+    return app
+
+
+def _pipeline(app: Flask) -> None:
+    """The request's way in, in the order a request meets it (``tests/platform/test_pipeline.py``
+    lists it):
+
+    1. :class:`service.live.polls.Spectators`, beneath everything: a spectator's plain long-poll
+       of ``/state`` waits and is answered here, holding no Flask context while it waits;
+    2. :class:`werkzeug.middleware.proxy_fix.ProxyFix`, with ``KOTLIK_PROXIES`` only: the client's
+       address from ``X-Forwarded-For``, before anything counts requests by address;
+    3. :class:`service.api.fast.HotRoutes`: a seat's ``GET /actions`` and ``POST /commands``,
+       under the app's rate limits and CORS, answered by :mod:`service.api.turns` as the views are;
+    4. Flask, whose ``before_request`` hooks run in this order: the CORS preflight (answered before
+       the others read anything), the rate limits (a refused request is not read), then the body's
+       media type and the bounded JSON read (:mod:`service.guard.limits`); then the view; then the
+       ``after_request`` hooks: CORS headers, and a wrong token counted against its address.
+
+    Errors anywhere in Flask's part are the app's problems (:mod:`service.contract.problems`).
+    """
+    ratelimit.register(app, database_url(app))
     limits.register(app)
-    cors.register(app)  # first of the checks: a preflight is answered before the others read it
-    app.register_blueprint(webclient.blp)
-    app.wsgi_app = hot.HotRoutes(app, API_PREFIX)  # type: ignore[method-assign]
+    cors.register(app)  # puts the preflight first among the before_request hooks
+    app.wsgi_app = fast.HotRoutes(app, API_PREFIX)  # type: ignore[method-assign]
     proxies.register(app)
     app.wsgi_app = polls.Spectators(  # type: ignore[method-assign]  # Flask's documented way to wrap it
         app.wsgi_app, app.extensions["kotlik.polls"], API_PREFIX, cors.policy(app.config)
     )
-    app.add_url_rule(f"{API_PREFIX}/docs/assets/<path:name>", "docs_assets", _docs_asset)
-    return app
 
 
 def _docs_asset(name: str) -> ResponseReturnValue:
@@ -121,7 +142,7 @@ class FastJSON(DefaultJSONProvider):
 
     Bodies are read by orjson too, which refuses nesting past 1024 levels with a ValueError
     where the standard library's parser recursed into a RecursionError (a 500); Kotlík's own
-    bound on nesting (:func:`service.limits.check_json`) is far lower.
+    bound on nesting (:func:`service.guard.limits.check_json`) is far lower.
     """
 
     sort_keys = False

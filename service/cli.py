@@ -2,7 +2,7 @@
 
 ``kotlik up`` resolves the database (``DATABASE_URL`` or the embedded server), migrates it,
 prepares the default broker's tables, and runs a Celery worker and gunicorn as children that
-inherit that URL (see :mod:`service.supervise`). It says it is up once ``GET /health`` answers,
+inherit that URL (see :mod:`service.server.supervise`). It says it is up once ``GET /health`` answers,
 restarts a child that dies, and on Ctrl-C or SIGTERM stops them, then the embedded server.
 """
 
@@ -21,7 +21,7 @@ from urllib.request import ProxyHandler, build_opener
 
 from events.database import data_dir, embedded_server, migrate
 from kotlik_client.play import add_arguments as play_arguments
-from service.supervise import Child, Supervisor, log
+from service.server.supervise import Child, Supervisor, log
 from workers.queues import games_queue, webhooks_queue
 
 #: Open connections each web process serves at once (streams and long-polls included).
@@ -36,13 +36,18 @@ def _web_command(host: str, port: int, workers: int) -> list[str]:
 
     Each worker listens on a socket of its own (``SO_REUSEPORT``), and the kernel spreads new
     connections over them. On one shared socket, whichever worker woke first took a whole burst of
-    them: 16 clients that connected at once were served 17 connections to 2, by one worker at
-    one core's limit while the other idled. On its own socket a worker accepts a burst at once
-    (:mod:`service.webworker`), and one holding more than its share of the keep-alive connections
-    lets some go (:mod:`service.balance`).
+    them, one worker at one core's limit while the other idled (figures: docs/performance.md,
+    "Figures formerly quoted in the code"). On its own socket a worker accepts a burst at once
+    (:mod:`service.server.webworker`), and one holding more than its share of the keep-alive connections
+    lets some go (:mod:`service.server.balance`).
     """
     command = [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers)]
-    command += ["--worker-class", "service.webworker.Worker", "--worker-connections", str(WEB_CONNECTIONS)]
+    command += [
+        "--worker-class",
+        "service.server.webworker.Worker",
+        "--worker-connections",
+        str(WEB_CONNECTIONS),
+    ]
     command += ["--timeout", "120", "--graceful-timeout", "10"]
     if workers > 1:
         command.append("--reuse-port")
@@ -210,8 +215,8 @@ def audit(args: argparse.Namespace) -> int:
     """Re-run a finished game from its revealed seed; exit 1 on any discrepancy."""
     from uuid import UUID
 
+    from audit.stored import verify
     from events.database import create_pool
-    from projections.audit import verify
 
     with _database() as url, create_pool(url, max_size=1) as pool, pool.connection() as conn:
         problems = verify(conn, UUID(args.game_id))
@@ -231,7 +236,7 @@ def _export_lines(path: str) -> Any:
 
 def verify_command(args: argparse.Namespace) -> int:
     """Check an export with no database, server or network; exit 1 unless it verifies."""
-    from projections.verify import BadExport, check, parse
+    from audit.verify import BadExport, check, parse
 
     try:
         export = parse(_export_lines(args.file))
@@ -248,9 +253,9 @@ def verify_command(args: argparse.Namespace) -> int:
 
 def import_command(args: argparse.Namespace) -> int:
     """Load an exported finished game into this server's database once it verifies."""
+    from audit.imports import ImportRefused, NotVerified, restore
+    from audit.verify import BadExport, parse
     from events.database import create_pool
-    from projections.imports import ImportRefused, NotVerified, restore
-    from projections.verify import BadExport, parse
 
     try:
         export = parse(_export_lines(args.file))
@@ -266,7 +271,7 @@ def import_command(args: argparse.Namespace) -> int:
         print(f"refused, nothing imported: {e.reason}")
         return 1
     print(
-        f"imported {row.game} game {row.id} (rules version {row.rules_version}), "
+        f"imported {row.kind} game {row.id} (rules version {row.rules_version}), "
         f"finished at version {row.version}"
     )
     return 0

@@ -1,5 +1,6 @@
-"""What a request reaches through the running app: its connection pool, its listener and its
-long-polls (with the lobby rows they share).
+"""What a request reaches through the running app: its connection pool and its caches. (The live
+paths' own parts are reached through their modules: :func:`service.live.listener.current`,
+:func:`service.live.polls.current`, :func:`service.live.feed.spans`.)
 
 The app puts them in ``app.extensions`` when it is made (:func:`service.app.create_app`); the
 blueprints reach them here, so that no blueprint imports the module that imports it.
@@ -15,16 +16,16 @@ from flask import Flask, current_app
 from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
-from service.live import Listener
-from service.polls import LongPolls
+from projections.caches import Caches
 
 
 def pool() -> ConnectionPool:
     return current_app.extensions["kotlik.pool"]  # type: ignore[no-any-return]
 
 
-def listener() -> Listener:
-    return current_app.extensions["kotlik.listener"]  # type: ignore[no-any-return]
+def caches() -> Caches:
+    """Every in-process cache of the app (:class:`projections.caches.Caches`)."""
+    return current_app.extensions["kotlik.caches"]  # type: ignore[no-any-return]
 
 
 def database_url(app: Flask | None = None) -> str:
@@ -37,7 +38,3 @@ def database_url(app: Flask | None = None) -> str:
 def connection() -> Iterator[Connection[Any]]:
     with pool().connection() as conn:
         yield conn
-
-
-def long_polls() -> LongPolls:
-    return current_app.extensions["kotlik.polls"]  # type: ignore[no-any-return]

@@ -3,9 +3,9 @@
 import gc
 import resource
 
-from service import greenwait
 from service.app import create_app
-from service.errors import answer_gunicorn_errors_as_problems
+from service.contract.problems import answer_gunicorn_errors_as_problems
+from service.server import greenwait
 
 
 def _more_open_files() -> None:
@@ -17,16 +17,18 @@ def _more_open_files() -> None:
 
 #: Allocations between two collections of the youngest objects (CPython's default is 700). A
 #: command allocates thousands that die young; collecting less often also makes the full
-#: collections, which walk every cached state, about five times rarer.
+#: collections, which walk every cached state, much rarer (figures: docs/performance.md, "The
+#: garbage collector").
 YOUNG_COLLECTIONS = 7000
 
 
 def _spare_the_collector() -> None:
     """Keep the cyclic garbage collector's full sweeps short and rare.
 
-    What start-up made (modules, schemas, routes: ~100,000 objects) lives as long as the
-    process, yet every full collection walked it again: pauses of 45 to 190 ms in the middle of
-    some request, the paced bench's p99. Frozen, it is never walked; the rest still is.
+    What start-up made (modules, schemas, routes) lives as long as the process, yet every full
+    collection walked it again, a pause in the middle of some request that made the paced bench's
+    p99 (figures: docs/performance.md, "The garbage collector"). Frozen, it is never walked; the
+    rest still is.
     """
     gc.collect()
     gc.freeze()

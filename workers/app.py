@@ -13,7 +13,8 @@ from celery import Celery
 
 from events.database import database_url, sqlalchemy_url
 from events.privileges import service_url
-from projections.notify import DELIVER
+from projections.caches import Caches
+from projections.webhooks import DELIVER
 from workers import broker
 from workers.logs import CLOCKS, REDRIVE, SWEEP, WEBHOOK_SWEEP, quiet_routine_sweeps
 from workers.queues import games_queue, of_run
@@ -41,7 +42,14 @@ def _route(name: str, *args: Any, **kwargs: Any) -> dict[str, str] | None:
     return {"queue": of_run(app.conf.task_default_queue)[1]} if name == DELIVER else None
 
 
-app = Celery("kotlik", include=["workers.tasks"])
+class KotlikCelery(Celery):
+    """The Celery app, holding the worker process's caches, as a web app holds its own."""
+
+    caches: Caches
+
+
+app = KotlikCelery("kotlik", include=["workers.tasks"])
+app.caches = Caches.sized()
 # A promise, read when the app is first used: importing this module (every blueprint that hands
 # work to the queue does) must not start the embedded database that the default broker lives in.
 app.add_defaults(lambda: {"broker_url": broker_url()})

@@ -119,10 +119,11 @@ class Channel(sqlalchemy.Channel):
     def _put(self, queue: str, message: Any, **kwargs: Any) -> None:  # type: ignore[override]
         """Insert the message with one statement, committed on its own: one round trip.
 
-        kombu's own insert goes through the ORM and looks the queue up first: 1.5 ms of the
-        sender's CPU a task, more than a web process spends on a whole command. Through the
-        session it was still three round trips (``BEGIN``, the insert, ``COMMIT``), all of them
-        in the answer of a command that queues a bot's turn or the scoring.
+        kombu's own insert goes through the ORM and looks the queue up first, costing the sender
+        more CPU a task than a web process spends on a whole command (figures: docs/performance.md,
+        "Both workers at work, and less around each command"). Through the session it was still
+        three round trips (``BEGIN``, the insert, ``COMMIT``), all of them in the answer of a
+        command that queues a bot's turn or the scoring.
         """
         queue_id = self._queue_id(queue)
         engine, _ = self._open()

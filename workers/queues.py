@@ -1,6 +1,6 @@
 """The task queues: the games' own work, and webhook deliveries apart from it.
 
-A delivery waits on somebody else's server (up to :data:`workers.webhooks.TIMEOUT` seconds, again
+A delivery waits on somebody else's server (up to :data:`workers.deliveries.TIMEOUT` seconds, again
 on every retry), so it gets a queue and a worker pool of its own: a slow or dead endpoint must never
 hold up a bot's turn, a scoring or a clock. ``KOTLIK_QUEUE`` names the games' queue (tests and
 benchmarks give each run its own); the webhooks' queue is named after it.

@@ -1,5 +1,8 @@
-"""Handing work to the broker: right after a commit (`deliver`), by the periodic outbox sweep (`sweep`),
-and again for games stalled on a lost task (`redrive`)."""
+"""Publishing work to the broker: right after a commit (:func:`publish`), by the periodic outbox
+sweep (:func:`publish_unsent`), and again for games stalled on a lost task (:func:`redrive`).
+
+This is the one module that hands tasks to the broker; the tasks themselves are
+:mod:`workers.tasks`', and the web service publishes through here without importing them."""
 
 from __future__ import annotations
 
@@ -9,8 +12,9 @@ from typing import Any
 
 from psycopg import Connection
 
+import commands
 from events import outbox
-from projections import commands, lobby
+from projections import lobby
 from workers.app import app
 
 log = logging.getLogger(__name__)
@@ -19,16 +23,17 @@ log = logging.getLogger(__name__)
 _RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
 
 
-def send(task: str, args: list[Any]) -> None:
+def publish_task(task: str, args: list[Any]) -> None:
+    """Hand one task to the broker by name, retrying briefly."""
     app.send_task(task, args=args, retry=True, retry_policy=_RETRY)
 
 
-def deliver(conn: Connection[Any], queued: Sequence[outbox.Queued]) -> None:
-    """Send what the caller has just committed; a broker outage leaves it to the sweep."""
+def publish(conn: Connection[Any], queued: Sequence[outbox.Queued]) -> None:
+    """Publish what the caller has just committed; a broker outage leaves it to the sweep."""
     if not queued:
         return
     try:
-        sent = outbox.deliver(conn, queued, send)
+        sent = outbox.publish(conn, queued, publish_task)
     except Exception:  # the commit is done; the sweep sends what is left
         log.warning("handing the outbox to the broker failed; the sweep will resend", exc_info=True)
         return
@@ -36,13 +41,13 @@ def deliver(conn: Connection[Any], queued: Sequence[outbox.Queued]) -> None:
         log.warning("the broker refused %d task(s); the sweep will resend", len(queued) - sent)
 
 
-def sweep(conn: Connection[Any]) -> int:
-    """Send what no process handed over after its commit (:func:`events.outbox.sweep`)."""
-    return outbox.sweep(conn, send)
+def publish_unsent(conn: Connection[Any]) -> int:
+    """Publish what no process handed over after its commit (:func:`events.outbox.publish_unsent`)."""
+    return outbox.publish_unsent(conn, publish_task)
 
 
 def redrive(conn: Connection[Any], idle_seconds: float) -> int:
-    """Send again the tasks of games waiting on a worker for ``idle_seconds``; how many were sent.
+    """Publish again the tasks of games waiting on a worker for ``idle_seconds``; how many were sent.
 
     A task can die with a killed worker or an emptied broker after its outbox row was marked
     sent. Tasks carry the version they expect, so one that was only slow still runs once.
@@ -50,6 +55,6 @@ def redrive(conn: Connection[Any], idle_seconds: float) -> int:
     resent = 0
     for row in lobby.stalled(conn, idle_seconds):
         for task, args in commands.work_for(row):
-            send(task, args)
+            publish_task(task, args)
             resent += 1
     return resent

@@ -11,13 +11,14 @@ from celery.utils.log import get_task_logger
 from psycopg import OperationalError
 from psycopg_pool import ConnectionPool
 
+import commands
 from events.database import create_pool
 from events.outbox import Queued
-from projections import clocks, commands, lobby, notify
-from workers import relay, webhooks
+from projections import clocks, lobby, webhooks
+from workers import deliveries, relay
 from workers.app import app
 from workers.logs import CLOCKS, REDRIVE, SWEEP, WEBHOOK_SWEEP
-from workers.relay import deliver, send
+from workers.relay import publish, publish_task
 
 log = get_task_logger(__name__)
 
@@ -40,9 +41,9 @@ _RETRY_TRANSIENT: dict[str, Any] = {
 def play_turn(game_id: str, seat: int, expected: int) -> int | None:
     """Let a bot seat move; its next turn or the scoring is enqueued by the same transaction."""
     with _pool().connection() as conn:
-        played = commands.play_bot(conn, UUID(game_id), seat, expected)
+        played = commands.play_bot(conn, UUID(game_id), seat, expected, caches=app.caches)
         if played is not None:
-            deliver(conn, played.queued)
+            publish(conn, played.queued)
     return None if played is None else played.version
 
 
@@ -51,8 +52,8 @@ def score_game(game_id: str, expected: int) -> bool:
     """Write the final breakdown of a game that just ended."""
     queued: list[Queued] = []
     with _pool().connection() as conn:
-        scored = commands.score_game(conn, UUID(game_id), expected, queued) is not None
-        deliver(conn, queued)
+        scored = commands.score_game(conn, UUID(game_id), expected, queued, caches=app.caches) is not None
+        publish(conn, queued)
     return scored
 
 
@@ -69,22 +70,22 @@ def tick() -> int:
             queued = []
             for game in clocks.warn_due(conn):
                 body = {"version": game["version"], "deadline": game["deadline"].isoformat()}
-                queued += notify.notify(conn, game["id"], "clock_warning", body, list(game["to_move"]))
-        deliver(conn, queued)
+                queued += webhooks.announce(conn, game["id"], "clock_warning", body, list(game["to_move"]))
+        publish(conn, queued)
         for game_id, version in clocks.expired(conn):
-            queued = commands.timeout(conn, game_id, version)
-            deliver(conn, queued)
+            queued = commands.timeout(conn, game_id, version, caches=app.caches)
+            publish(conn, queued)
             acted += bool(queued) or lobby.get(conn, game_id).version != version
     return acted
 
 
-@app.task(name=notify.DELIVER, **_RETRY_TRANSIENT)
+@app.task(name=webhooks.DELIVER, **_RETRY_TRANSIENT)
 def deliver_webhook(delivery_id: int) -> bool:
     """Send one webhook delivery; a failed one is sent again after its backoff."""
     with _pool().connection() as conn:
-        retry_in = webhooks.send(conn, delivery_id)
+        retry_in = deliveries.send(conn, delivery_id)
     if retry_in is not None:
-        app.send_task(notify.DELIVER, args=[delivery_id], countdown=retry_in)
+        app.send_task(webhooks.DELIVER, args=[delivery_id], countdown=retry_in)
     return retry_in is None
 
 
@@ -92,9 +93,9 @@ def deliver_webhook(delivery_id: int) -> bool:
 def webhook_sweep() -> int:
     """Send again the deliveries that are due but whose retry task was lost."""
     with _pool().connection() as conn:
-        ids = webhooks.due(conn)
+        ids = deliveries.due(conn)
     for delivery_id in ids:
-        send(notify.DELIVER, [delivery_id])
+        publish_task(webhooks.DELIVER, [delivery_id])
     return len(ids)
 
 
@@ -102,7 +103,7 @@ def webhook_sweep() -> int:
 def sweep() -> int:
     """Re-send what no process handed over (a crash between commit and send, a broker outage)."""
     with _pool().connection() as conn:
-        resent = relay.sweep(conn)
+        resent = relay.publish_unsent(conn)
     if resent:
         log.warning("the outbox sweep re-sent %d task(s) the broker had not got", resent)
     return resent

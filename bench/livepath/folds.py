@@ -2,7 +2,7 @@
 
 No Kupferkessel game reaches 10,000 events (they end after 100–200), so the long game is Škoda
 kouzla with both seats passing whenever they may (``end_phase``, else a random legal body): a legal
-game that lasts as long as it is played. Its events are appended by ``projections.commands.play``
+game that lasts as long as it is played. Its events are appended by ``commands.handlers.play``
 on a pool, as the API appends them, and ``state_at(at=N)`` is then the state of an N-event game.
 """
 
@@ -18,8 +18,9 @@ from uuid import UUID
 from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
+import commands
 import games
-from projections import commands, lobby
+from projections import lobby
 from projections.fold import state_at
 
 LONG_GAME = "skodakouzla"

@@ -6,6 +6,8 @@ Commands, events and rulings are documented in this package's README and in
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from games.carodeni.bots import BOTS
 from games.carodeni.content import INFO, catalog
 from games.carodeni.rules import decide, is_over, legal_actions, to_move
@@ -14,6 +16,9 @@ from games.carodeni.scoring import score
 from games.carodeni.setup import check_seats, setup
 from games.carodeni.state import evolve
 from games.carodeni.views import recall, redact, view
+
+# The optional part of the interface this game does without (games.interface.Rules).
+redact_command = None  # a seat recalls its own commands whole
 
 __all__ = [
     "BOTS",
@@ -27,8 +32,15 @@ __all__ = [
     "legal_actions",
     "recall",
     "redact",
+    "redact_command",
     "score",
     "setup",
     "to_move",
     "view",
 ]
+
+if TYPE_CHECKING:  # mypy checks this package against the interface whenever either changes
+    import games.carodeni as _this
+    from games.interface import Rules
+
+    _RULES: Rules = _this

@@ -214,7 +214,7 @@ def check_seats(bots: list[str | None], options: Mapping[str, Any]) -> None:
         )
 
 
-def setup(options: dict[str, Any], seats: int, rng: Rng) -> list[Event]:
+def setup(options: Mapping[str, Any], seats: int, rng: Rng) -> list[Event]:
     opts = _check_options(options, seats)
     arranged = options.get("arranged", {})
     unknown = [k for k in arranged if k not in _ARRANGED_KEYS]

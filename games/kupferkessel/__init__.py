@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from games.kupferkessel.bots import BOTS
 from games.kupferkessel.content import INFO, catalog
 from games.kupferkessel.rules import decide, is_over, legal_actions, to_move
@@ -11,11 +13,15 @@ from games.kupferkessel.setup import setup
 from games.kupferkessel.state import evolve
 from games.kupferkessel.views import recall, redact, redact_command, view
 
+# The optional part of the interface this game does without (games.interface.Rules).
+check_seats = None  # no seat rules: its bots may sit at any seat
+
 __all__ = [
     "BOTS",
     "INFO",
     "SCHEMAS",
     "catalog",
+    "check_seats",
     "decide",
     "evolve",
     "is_over",
@@ -28,3 +34,9 @@ __all__ = [
     "to_move",
     "view",
 ]
+
+if TYPE_CHECKING:  # mypy checks this package against the interface whenever either changes
+    import games.kupferkessel as _this
+    from games.interface import Rules
+
+    _RULES: Rules = _this

@@ -130,7 +130,7 @@ def _wizards(masters: list[str] | None, seats: int) -> list[dict[str, Any]]:
     ]
 
 
-def setup(options: dict[str, Any], seats: int, rng: Rng) -> list[Event]:
+def setup(options: Mapping[str, Any], seats: int, rng: Rng) -> list[Event]:
     """Shuffle the starter decks and the shop, lay 6 shop cards, deal 3 and 5, start turn 1."""
     if seats != 2:
         raise InvalidOptions("Škoda kouzla is a duel for exactly 2 players")

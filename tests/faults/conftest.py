@@ -35,8 +35,9 @@ sys.path.insert(0, str(ROOT / "tests" / "platform"))
 
 from processes import free_port, wait_until  # noqa: E402
 
+from audit import stored  # noqa: E402
 from events import read  # noqa: E402
-from projections import audit, lobby  # noqa: E402
+from projections import lobby  # noqa: E402
 from projections.fold import PLATFORM  # noqa: E402
 
 
@@ -208,7 +209,7 @@ def check_game(conn: Any, game_id: UUID, *, finished: bool = True) -> dict[str, 
             problems.append(f"not finished and scored once: status {row.status}, {len(scored)} GameScored")
         if lobby.score(conn, game_id) is None:
             problems.append("no score")
-        problems += audit.verify(conn, game_id)
+        problems += stored.verify(conn, game_id)
     return {
         "problems": problems,
         "events": len(events),

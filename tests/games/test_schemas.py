@@ -33,7 +33,7 @@ LOG_CHECKS = 4
 
 def _game(game_id: str) -> ModuleType:
     game = games.load(game_id)
-    if getattr(game, "SCHEMAS", None) is None:
+    if game.SCHEMAS is None:
         pytest.skip(f"{game_id} has no SCHEMAS yet (games/{game_id}/schemas.py, see games/README.md)")
     return game
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from projections import commands, lobby
+import commands
+from projections import lobby
+from projections.fold import state_at
 
 
 def new_game(conn: Any) -> tuple[UUID, int]:
@@ -18,6 +20,6 @@ def new_game(conn: Any) -> tuple[UUID, int]:
 def first_move(conn: Any, game_id: UUID) -> int:
     """Play the first legal command of the first seat to move; the version it brought."""
     row = lobby.get(conn, game_id)
-    state = commands.CACHE.state(conn, game_id, row.rules, row.version).state
+    state = state_at(conn, game_id, row.rules).state
     seat = row.rules.to_move(state)[0]
     return commands.play(conn, game_id, seat, dict(row.rules.legal_actions(state, seat)[0])).version

@@ -15,7 +15,7 @@ from uuid import UUID
 import pytest
 from httpclient import Client, create, game_path, play_to_end
 
-from projections.audit import verify
+from audit.stored import verify
 
 GAME = "kupferkessel"
 HUMANS = [{"name": "Alice"}, {"name": "Bob"}]
@@ -63,9 +63,10 @@ def test_lobby_filters_and_paginates(api: Client, game: dict[str, Any]) -> None:
 
 def test_the_lobby_status_filter_lists_only_games_of_that_status(api: Client, pool: Any) -> None:
     """A game played to its end waits for scoring (no worker here); ``?status=`` tells it apart."""
+    import commands
     from games import load
     from games.rng import Rng
-    from projections import commands, lobby
+    from projections import lobby
     from projections.fold import state_at as fold
 
     rules = load(GAME)

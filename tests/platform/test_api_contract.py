@@ -17,7 +17,7 @@ from httpclient import Client, Reply, create, game_path
 import games
 
 HUMANS = [{"name": "Alice"}, {"name": "Bob"}]
-WITH_SCHEMAS = [g for g in games.known() if getattr(games.load(g), "SCHEMAS", None) is not None]
+WITH_SCHEMAS = [g for g in games.known() if games.load(g).SCHEMAS is not None]
 
 #: Per game: a command that fits no schema, and what the problem's ``errors.json`` must name.
 REFUSED: dict[str, list[tuple[dict[str, Any], list[str]]]] = {

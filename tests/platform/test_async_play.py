@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 from httpclient import Client, create, game_path
 
-from projections.verify import check, parse
-from workers import webhooks
+from audit.verify import check, parse
+from workers import deliveries
 
 # Read by this process (the web app under test) and by the worker the session starts after
 # collection: webhooks may reach this test's own receiver on the loopback address, and a failed
@@ -427,7 +427,7 @@ def test_a_delivery_held_by_its_worker_when_the_webhook_goes_is_cancelled_not_se
         held = worker.execute("SELECT status FROM deliveries WHERE id = %s", (delivery,)).fetchone()
         assert held["status"] == "pending"
     with pool.connection() as conn:
-        assert webhooks.send(conn, delivery) is None
+        assert deliveries.send(conn, delivery) is None
         after = conn.execute("SELECT status, attempts FROM deliveries WHERE id = %s", (delivery,)).fetchone()
     assert after["status"] == "cancelled" and after["attempts"] == []
     assert receiver.at("/raced") == []

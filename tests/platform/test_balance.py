@@ -1,4 +1,4 @@
-"""The web processes' table of open connections (:mod:`service.balance`), shared across a fork as
+"""The web processes' table of open connections (:mod:`service.server.balance`), shared across a fork as
 gunicorn's master shares it with its workers."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from service import balance
-from service.balance import ConnectionTable
+from service.server import balance
+from service.server.balance import ConnectionTable
 
 
 @pytest.fixture

@@ -431,9 +431,10 @@ def _start(web: str, args: list[str], stdin: str, log: Path) -> subprocess.Popen
 
 
 def test_the_readme_examples_run(web: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """The README's Python client example plays a game to its end, and its replay replays it."""
-    readme = (ROOT / "README.md").read_text()
-    blocks = [b.split("```", 1)[0] for b in readme.split("```python\n")[1:]]
+    """The README's Python client example plays a game to its end, and the replay in docs/api.md
+    replays it."""
+    docs = (ROOT / "README.md").read_text() + (ROOT / "docs" / "api.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in docs.split("```python\n")[1:]]
     example, replay = (
         next(b.replace("http://127.0.0.1:8000", web) for b in blocks if marker in b)
         for marker in ("server.create(", "api.events(game_id)")

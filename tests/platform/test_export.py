@@ -21,7 +21,7 @@ import pytest
 from httpclient import Client, create, game_path, play_to_end
 from processes import ROOT, environment
 
-from projections.verify import BadExport, check, parse
+from audit.verify import BadExport, check, parse
 
 #: A database that cannot be reached: ``kotlik verify`` must not need one.
 NOWHERE = "postgresql://nobody@127.0.0.1:9/none?connect_timeout=1"

@@ -1,6 +1,6 @@
 """Schemathesis' stateful run against a live ``kotlik web``: sequences of calls, each answered as documented.
 
-The document's OpenAPI links (``service/openapi_links.py``) chain the game operations: a created
+The document's OpenAPI links (``service/contract/links.py``) chain the game operations: a created
 game's id leads to its state, actions, events and commands, a body ``/actions`` lists is posted to
 ``/commands`` as it is, and a move leads on to the state, actions and events after it. Schemathesis
 builds a state machine from them and runs ``KOTLIK_FUZZ_EXAMPLES`` scenarios (default 100) of up to

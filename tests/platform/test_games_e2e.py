@@ -13,7 +13,7 @@ import pytest
 from httpclient import Client, create, play_to_end
 
 import games
-from projections.audit import verify
+from audit.stored import verify
 
 HUMAN = {"name": "Client"}
 

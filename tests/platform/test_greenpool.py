@@ -1,4 +1,4 @@
-"""The web processes' connection pool (:mod:`service.greenpool`): its line on gevent's loop, and
+"""The web processes' connection pool (:mod:`service.server.greenpool`): its line on gevent's loop, and
 the pool behind it in a gevent-patched process on real PostgreSQL, as ``kotlik web`` runs it."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import textwrap
 
 import gevent
 
-from service.greenpool import Line
+from service.server.greenpool import Line
 
 
 def _holders(line: Line, count: int, entered: list[int]) -> list[gevent.Greenlet]:
@@ -79,7 +79,7 @@ _IN_GEVENT = textwrap.dedent(
     from psycopg_pool import PoolTimeout
 
     from events.database import create_pool
-    from service import greenpool
+    from service.server import greenpool
 
     pool = create_pool(sys.argv[1], min_size=2, max_size=2, kind=greenpool.pool_class())
     order, at_once, most = [], [0], [0]

@@ -1,4 +1,4 @@
-"""psycopg waiting on gevent's hub (:mod:`service.greenwait`), in a process gevent has patched as
+"""psycopg waiting on gevent's hub (:mod:`service.server.greenwait`), in a process gevent has patched as
 gunicorn's gevent worker patches its own."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ CHILD = textwrap.dedent(
     import psycopg
     from psycopg import waiting
 
-    from service import greenwait
+    from service.server import greenwait
 
     url = sys.argv[1]
     found = {"installed": greenwait.install(), "wait": waiting.wait.__module__}
@@ -63,7 +63,7 @@ def test_psycopg_waits_on_the_hub_and_lets_other_greenlets_run(database_url: str
         [sys.executable, "-c", CHILD, database_url], capture_output=True, text=True, timeout=60, check=True
     )
     found = json.loads(done.stdout.strip().splitlines()[-1])
-    assert found["installed"] is True and found["wait"] == "service.greenwait"
+    assert found["installed"] is True and found["wait"] == "service.server.greenwait"
     assert found["rows"] == [[1], [2], [3]]
     assert found["ticks_during_a_slow_query"] >= 4  # the other greenlet ran while this one waited
     assert found["heard_in_silence"] == [] and 0.15 <= found["silence_lasted"] < 2
@@ -80,7 +80,7 @@ def test_an_unpatched_process_keeps_psycopg_s_own_wait() -> None:
         [
             sys.executable,
             "-c",
-            "from service import greenwait; from psycopg import waiting;"
+            "from service.server import greenwait; from psycopg import waiting;"
             "print(greenwait.install(), waiting.wait.__module__)",
         ],
         capture_output=True,
@@ -89,4 +89,4 @@ def test_an_unpatched_process_keeps_psycopg_s_own_wait() -> None:
         check=True,
     )
     installed, module = done.stdout.split()
-    assert installed == "False" and module != "service.greenwait"
+    assert installed == "False" and module != "service.server.greenwait"

@@ -10,7 +10,7 @@ import pytest
 from httpclient import Client
 from processes import fresh_database
 
-from service.health import heads
+from service.server.readiness import heads
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +65,7 @@ def test_requests_before_migrations_are_told_to_migrate(unmigrated: Any, broker:
     asked = {
         "create": unmigrated.post("/api/v1/games", json={"game": "kupferkessel", "seats": seats}),
         "list": unmigrated.get("/api/v1/games"),
-        # a seat's command is answered beneath Flask (service.hot), its errors by the app's handlers
+        # a seat's command is answered beneath Flask (service.api.fast), its errors by the app's handlers
         "command": unmigrated.post(
             f"/api/v1/games/{uuid4()}/commands", json={"type": "pass"}, headers={"Authorization": "Bearer x"}
         ),

@@ -20,8 +20,8 @@ import pytest
 from httpclient import Client, Reply, create, game_path
 from processes import environment, web_process
 
-from service import proxies, ratelimit
-from service.limits import MAX_BODY, MAX_DEPTH
+from service.guard import proxies, ratelimit
+from service.guard.limits import MAX_BODY, MAX_DEPTH
 
 GAME = "kupferkessel"
 HUMANS = [{"name": "Alice"}, {"name": "Bob"}]

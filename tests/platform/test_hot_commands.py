@@ -18,12 +18,21 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
+import commands
+from commands import writes
 from events import NewEvent, StoredEvent
 from games.interface import NotYourTurn
-from projections import commands, lobby, notify, players, tokens, writes
-from projections.cache import CACHE, EARLIER, RECENT, StateCache
-from projections.fold import state_at
-from service.auth import seat_and_game, seat_of
+from projections import lobby, players, webhooks
+from projections.caches import Caches
+from projections.fold import Folded, state_at
+from projections.state import EARLIER, RECENT, States
+from service.guard.auth import seat_and_game, seat_of
+
+#: This test's process: its caches, and the write side's commands played with them, as a web
+#: process plays them with its app's.
+CACHES = Caches.sized()
+play = partial(commands.play, caches=CACHES)
+create_game = partial(commands.create_game, caches=CACHES)
 
 
 def _deaf(game_id: UUID) -> int:
@@ -57,14 +66,14 @@ def _turn(conn: Any, game_id: UUID, game: Any, played: Any) -> Any:
     """Play the first legal action of whoever moves until another seat is to move."""
     seat = game.to_move(played.state)[0]
     while game.to_move(played.state)[:1] == [seat]:
-        played = commands.play(conn, game_id, seat, _first_action(game, played.state, seat))
+        played = play(conn, game_id, seat, _first_action(game, played.state, seat))
     return played
 
 
 def _new_game(conn: Any) -> tuple[UUID, Any, commands.Played]:
     """A new two-human Kupferkessel game: its id, its rules and its opening as the cache holds it."""
-    created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
-    hot = CACHE.get(created.game.id)
+    created = create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
+    hot = CACHES.states.get(created.game.id)
     assert hot is not None
     opening = commands.Played(hot.folded.version, [], created.game, hot.folded.state)
     return created.game.id, created.game.rules, opening
@@ -88,12 +97,12 @@ def stale_game(pool: Any) -> Any:
     with pool.connection() as conn:
         game_id, game, opening = _new_game(conn)
         first = _turn(conn, game_id, game, opening)
-        behind = CACHE.get(game_id)
+        behind = CACHES.states.get(game_id)
         assert behind is not None and behind.row is not None and behind.folded.version == first.version
         mover = game.to_move(first.state)[0]
         moved = _turn(conn, game_id, game, first)
-        CACHE.clear()
-        CACHE.put(game_id, behind.folded, behind.recent, row=behind.row)
+        CACHES.states.clear()
+        CACHES.states.put(game_id, behind.folded, behind.recent, row=behind.row)
         return {"id": game_id, "game": game, "behind": behind, "mover": mover, "moved": moved}
 
 
@@ -105,7 +114,7 @@ def test_a_command_that_fits_only_the_stale_state_writes_nothing_and_is_refused(
     with pool.connection() as conn:
         before = _log(conn, game_id)
         with pytest.raises(NotYourTurn):
-            commands.play(conn, game_id, mover, replayed, command_id="k-1", newest=_deaf)
+            play(conn, game_id, mover, replayed, command_id="k-1", newest=_deaf)
         assert _log(conn, game_id) == before
 
 
@@ -116,12 +125,12 @@ def test_a_command_that_fits_the_fresh_state_is_written_once_at_the_right_versio
     seat = game.to_move(moved.state)[0]
     with pool.connection() as conn:
         before = _log(conn, game_id)
-        played = commands.play(conn, game_id, seat, _first_action(game, moved.state, seat), newest=_deaf)
+        played = play(conn, game_id, seat, _first_action(game, moved.state, seat), newest=_deaf)
         after = _log(conn, game_id)
     assert played.events[0].version == moved.version + 1
     assert after["lobby"]["version"] == played.version
     assert after["events"] == before["events"] + len(played.events)
-    cached = CACHE.get(game_id)
+    cached = CACHES.states.get(game_id)
     assert cached is not None and cached.folded.version == played.version
 
 
@@ -207,7 +216,7 @@ def test_a_write_at_the_game_s_version_lands_whole_and_notices_only_the_seats_it
         (opening.version + n, e.type, e.data, e.meta) for n, e in enumerate(events, 1)
     ]
     assert [tuple(row.values()) for row in logged] == [(e.version, e.type, e.data, e.meta) for e in stored]
-    sends = [q for q in queued if q.task == notify.DELIVER]
+    sends = [q for q in queued if q.task == webhooks.DELIVER]
     assert [(q.task, q.args) for q in queued if q not in sends] == work
     assert sorted(q.args[0] for q in sends) == sorted(row["id"] for row in delivered)
     reached = sorted(
@@ -253,10 +262,10 @@ def test_a_cache_behind_the_database_is_brought_forward_with_the_row_it_is_read_
             return ask
 
         for version in (moved.version, moved.version, behind):  # behind it, at it, ahead of it
-            row, folded = CACHE.with_row(conn, game_id, at(version), newest)
+            row, folded = CACHES.states.with_row(conn, game_id, at(version), newest)
             assert row.version == folded.version == version
             assert folded.state == state_at(conn, game_id, game, at=version).state
-    cached = CACHE.get(game_id)
+    cached = CACHES.states.get(game_id)
     assert cached is not None and cached.folded.version == moved.version
 
 
@@ -268,18 +277,18 @@ def test_a_reader_a_few_commits_behind_the_cache_gets_its_state_without_a_query(
         versions = [played.version]
         for _ in range(EARLIER + 2):
             seat = game.to_move(played.state)[0]
-            played = commands.play(conn, game_id, seat, _first_action(game, played.state, seat))
+            played = play(conn, game_id, seat, _first_action(game, played.state, seat))
             versions.append(played.version)
         truth = {v: state_at(conn, game_id, game, at=v).state for v in versions}
     with pool.connection() as spare:
         spare.close()  # any query on it fails
         for version in versions[-EARLIER - 1 :]:
-            assert CACHE.state(spare, game_id, game, version).state == truth[version]
+            assert CACHES.states.load(spare, game_id, game, version).state == truth[version]
         too_old = versions[-EARLIER - 2]
         with pytest.raises(psycopg.OperationalError):
-            CACHE.state(spare, game_id, game, too_old)
+            CACHES.states.load(spare, game_id, game, too_old)
     with pool.connection() as conn:
-        assert CACHE.state(conn, game_id, game, too_old).state == truth[too_old]
+        assert CACHES.states.load(conn, game_id, game, too_old).state == truth[too_old]
 
 
 def test_a_cache_the_listener_finds_current_reads_the_lobby_row_alone(
@@ -295,10 +304,10 @@ def test_a_cache_the_listener_finds_current_reads_the_lobby_row_alone(
             raise AssertionError("the row and the events were read in a pipeline")
 
         monkeypatch.setattr(conn, "pipeline", no_pipeline)
-        row, folded = CACHE.with_row(conn, game_id, read_row, lambda _: played.version)
+        row, folded = CACHES.states.with_row(conn, game_id, read_row, lambda _: played.version)
         assert row.version == folded.version == played.version
         with pytest.raises(AssertionError, match="pipeline"):  # a newer version heard of: one round trip
-            CACHE.with_row(conn, game_id, read_row, lambda _: played.version + 1)
+            CACHES.states.with_row(conn, game_id, read_row, lambda _: played.version + 1)
 
 
 def _statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -336,10 +345,10 @@ def _one_round_trip(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def _with_row_in_one_round_trip(pool: Any, game_id: UUID, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """``CACHE.with_row`` of the game, checked to have made one round trip."""
+    """``States.with_row`` of the game, checked to have made one round trip."""
     broken = _one_round_trip(monkeypatch)
     with pool.connection() as conn:
-        row, folded = CACHE.with_row(conn, game_id, partial(lobby.later, game_id=game_id))
+        row, folded = CACHES.states.with_row(conn, game_id, partial(lobby.later, game_id=game_id))
     monkeypatch.undo()
     assert broken == []
     return row, folded
@@ -353,7 +362,7 @@ def test_a_game_not_in_the_cache_is_loaded_with_its_row_in_one_round_trip(
     with pool.connection() as conn:
         game_id, game, played = _new_game(conn)
         played = _turn(conn, game_id, game, played)
-    CACHE.clear()
+    CACHES.states.clear()
     row, folded = _with_row_in_one_round_trip(pool, game_id, monkeypatch)
     assert row.version == folded.version == played.version
     with pool.connection() as conn:
@@ -374,18 +383,18 @@ def test_a_game_loaded_while_another_process_moves_it_has_the_state_of_its_row(p
     the state is then brought to the row's version."""
     with pool.connection() as conn:
         game_id, game, played = _new_game(conn)
-    CACHE.clear()
+    CACHES.states.clear()
 
     def moved_meanwhile(conn: Any) -> Any:
         with pool.connection() as other:
             seat = game.to_move(played.state)[0]
-            commands.play(other, game_id, seat, _first_action(game, played.state, seat))
-            CACHE.clear()  # as another process would: this one has heard of nothing
+            play(other, game_id, seat, _first_action(game, played.state, seat))
+            CACHES.states.clear()  # as another process would: this one has heard of nothing
             row = lobby.get(other, game_id)
         return lambda: row
 
     with pool.connection() as conn:
-        row, folded = CACHE.with_row(conn, game_id, moved_meanwhile)
+        row, folded = CACHES.states.with_row(conn, game_id, moved_meanwhile)
         assert row.version == folded.version > played.version
         assert folded.state == state_at(conn, game_id, game).state
 
@@ -400,8 +409,8 @@ def _each_seats_first_command_writes_alone(
         seat = game.to_move(state)[0]
         statements = _statements(monkeypatch)
         with pool.connection() as conn:
-            assert seat_of(conn, game_id, created.tokens[seat]) == seat
-            played = commands.play(conn, game_id, seat, _first_action(game, state, seat), newest=_deaf)
+            assert seat_of(conn, CACHES, game_id, created.tokens[seat]) == seat
+            played = play(conn, game_id, seat, _first_action(game, state, seat), newest=_deaf)
         monkeypatch.undo()
         assert statements == ["WITH lobby AS"], (seat, statements)
         state = played.state
@@ -414,8 +423,8 @@ def test_a_new_games_first_command_of_each_seat_is_its_write_alone(
     """The process that creates a game knows its row (seed included) and its seats' tokens, so
     the first command of each seat there reads neither, as no later command does."""
     with pool.connection() as conn:
-        created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
-    hot = CACHE.get(created.game.id)
+        created = create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
+    hot = CACHES.states.get(created.game.id)
     assert hot is not None and hot.row is not None and hot.row.seed is not None
     _each_seats_first_command_writes_alone(pool, monkeypatch, created, hot.folded.state)
 
@@ -427,13 +436,13 @@ def test_a_game_another_process_made_costs_its_first_command_one_round_trip_more
     the same round trip as the game's row and state; its command then writes alone, and so does
     the other seat's first command here: it reads no token."""
     with pool.connection() as conn:
-        created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
+        created = create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
     game_id, seat = created.game.id, created.game.to_move[0]
-    CACHE.clear()
-    tokens.clear()
+    CACHES.states.clear()
+    CACHES.tokens.clear()
     broken = _one_round_trip(monkeypatch)
     with pool.connection() as conn:
-        found, row, folded = seat_and_game(conn, game_id, created.tokens[seat])
+        found, row, folded = seat_and_game(conn, CACHES, game_id, created.tokens[seat])
     monkeypatch.undo()
     assert broken == [] and found == seat and row.seed is not None
     _each_seats_first_command_writes_alone(pool, monkeypatch, created, folded.state)
@@ -445,32 +454,32 @@ def test_a_token_of_no_seat_in_a_game_whose_tokens_are_known_reads_none(
     """A forged token is no seat, whether it comes first (and reads the game's tokens) or later
     (and reads none); a player key reads only whom it binds."""
     with pool.connection() as conn:
-        created = commands.create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
+        created = create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
         player, key = players.create(conn, "Ada")
         players.bind(conn, created.game.id, 1, player.id)
     game_id = created.game.id
-    tokens.clear()
+    CACHES.tokens.clear()
     with pool.connection() as conn:
-        assert seat_of(conn, game_id, "forged") is None  # reads the game's tokens
-        assert seat_of(conn, game_id, created.tokens[0]) == 0
+        assert seat_of(conn, CACHES, game_id, "forged") is None  # reads the game's tokens
+        assert seat_of(conn, CACHES, game_id, created.tokens[0]) == 0
         statements = _statements(monkeypatch)
-        assert seat_of(conn, game_id, "forged") is None
+        assert seat_of(conn, CACHES, game_id, "forged") is None
         assert statements == ["SELECT min(gp.seat) AS"]
         statements.clear()
-        assert seat_of(conn, game_id, key) == 1
+        assert seat_of(conn, CACHES, game_id, key) == 1
         assert statements == ["SELECT min(gp.seat) AS"]
 
 
 def test_an_entry_keeps_its_newest_events_and_all_of_its_last_writes() -> None:
     """Streams one write behind are served from memory, whatever the size of that write; older
     events are left to the database, so the collector has fewer to walk."""
-    cache, game_id, now = StateCache(4), uuid4(), datetime.now(UTC)
+    cache, game_id, now = States(4), uuid4(), datetime.now(UTC)
 
     def write(first: int, count: int) -> int:
         """Put ``count`` events from version ``first`` on; the version after them."""
         last = first + count - 1
         events = [StoredEvent(v, game_id, v, "Moved", {}, {}, now) for v in range(first, last + 1)]
-        cache.put(game_id, commands.Folded(None, last), events)
+        cache.put(game_id, Folded(None, last), events)
         return last
 
     def held(after: int, upto: int) -> list[int] | None:

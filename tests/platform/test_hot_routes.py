@@ -1,4 +1,4 @@
-"""A seat's ``GET /actions`` and ``POST /commands`` answered beneath Flask (:class:`service.hot.HotRoutes`)
+"""A seat's ``GET /actions`` and ``POST /commands`` answered beneath Flask
 get the very answer the app gives, headers included; what the layer cannot answer plainly reaches
 the app, errors get the app's problems, nothing is played twice and the rate limits count once."""
 
@@ -13,9 +13,7 @@ import orjson
 import pytest
 from werkzeug.test import Client, TestResponse
 
-from projections import tokens
-from projections.cache import CACHE
-from service.hot import HotRoutes
+from service.api.fast import HotRoutes
 
 ORIGIN = "https://client.example"
 GAME = "kupferkessel"
@@ -123,8 +121,7 @@ def test_a_command_is_answered_as_the_app_answers_it(
     layered_game, direct_game = _create(app, deck), _create(app, deck)
     for n in range(6):
         if forgetting:
-            CACHE.clear()
-            tokens.clear()
+            app.extensions["kotlik.caches"].forget()
         if keyed:
             headers = {"Idempotency-Key": f"move-{n}"}
         seat = _to_move(app, layered_game)
@@ -201,13 +198,11 @@ def test_a_forged_token_for_a_game_this_process_does_not_know_is_refused(app: An
     """The seat asked with the game's first load here: a token of no seat is no seat there either,
     and nothing is appended."""
     game = _create(app)
-    CACHE.clear()
-    tokens.clear()
+    app.extensions["kotlik.caches"].forget()
     path, forged = f"/api/v1/games/{game['id']}", {"Authorization": "Bearer forged"}
     refused = Client(app).post(f"{path}/commands", json={"type": "brew"}, headers=forged)
     assert refused.status_code == 401 and refused.json["status"] == 401
-    CACHE.clear()
-    tokens.clear()
+    app.extensions["kotlik.caches"].forget()
     assert Client(app).get(f"{path}/actions", headers=forged).status_code == 401
     assert len(_log(app, game)) == game["version"]
 
@@ -266,8 +261,10 @@ def test_a_commands_work_for_the_bot_is_handed_to_the_broker_once_its_answer_is_
     import workers.relay
 
     handed: list[list[Any]] = []
-    send = workers.relay.send
-    monkeypatch.setattr(workers.relay, "send", lambda task, args: (handed.append(args), send(task, args)))
+    send = workers.relay.publish_task
+    monkeypatch.setattr(
+        workers.relay, "publish_task", lambda task, args: (handed.append(args), send(task, args))
+    )
     seats = [{"name": "Ann"}, {"name": "Bot", "bot": "default"}]
     for _ in range(20):  # a deal where the human moves first
         with Client(app).post("/api/v1/games", json={"game": GAME, "seats": seats}) as created:

@@ -215,7 +215,7 @@ def test_the_verifier_needs_no_database_web_framework_or_worker() -> None:
         [
             sys.executable,
             "-c",
-            "import sys, projections.verify; print(sorted({m.split('.')[0] for m in sys.modules}))",
+            "import sys, audit.verify; print(sorted({m.split('.')[0] for m in sys.modules}))",
         ],
         cwd=ROOT,
         capture_output=True,

@@ -1,4 +1,4 @@
-"""The process's listener (:mod:`service.live`): a notification wakes the waiters of its game and
+"""The process's listener (:mod:`service.live.listener`): a notification wakes the waiters of its game and
 no other, and no waiter sleeps through a version the listener has heard."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from moves import first_move, new_game
 
 from events import CHANNEL
-from service.live import Listener
+from service.live.listener import Listener
 
 
 @pytest.fixture

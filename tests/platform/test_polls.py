@@ -1,4 +1,4 @@
-"""The spectators' long-polls answered beneath Flask (:class:`service.polls.Spectators`) get the very
+"""The spectators' long-polls answered beneath Flask (:class:`service.live.polls.Spectators`) get the very
 answer the app gives, headers included; every request the layer cannot answer reaches the app."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from uuid import uuid4
 import pytest
 from werkzeug.test import Client, TestResponse
 
-from service.polls import Spectators
+from service.live.polls import Spectators
 
 ORIGIN = "https://client.example"
 

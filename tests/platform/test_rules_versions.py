@@ -17,9 +17,10 @@ from uuid import UUID
 
 import pytest
 
+import commands
 import games
-from projections import commands, lobby
-from projections.verify import check, parse
+from audit.verify import check, parse
+from projections import lobby
 
 HERE = Path(__file__).resolve().parent / "rulechange"
 SEATS = [{"name": "A"}, {"name": "B"}]

@@ -34,10 +34,10 @@ import pytest
 from httpclient import Client, create, streamed
 
 import games
+from commands.handlers import play_bot
 from events import StoredEvent, read
 from games.rng import Rng
 from projections import lobby
-from projections.commands import play_bot
 from projections.fold import PLATFORM, opening_version, state_at
 
 #: Commands played per game by the default run: enough for a covered cauldron card, a drawn hand.
@@ -131,7 +131,7 @@ class Oracle:
             return None
         if event.seat != self.seat:
             return {"type": command["type"]}
-        recall = getattr(self.rules, "redact_command", None)
+        recall = self.rules.redact_command
         return command if recall is None else recall(self.state, command, self.seat)
 
     def recalled(self, at: int) -> Any:
@@ -394,7 +394,7 @@ def test_longer_games_show_each_seat_only_what_its_game_allows(
 def test_a_running_games_seed_is_read_only_by_the_deciding_code_and_revealed_when_scored(pool: Any) -> None:
     """The seed is in ``game_seeds`` (which only create, play, a bot's move and scoring read), not in
     the row every read path reads, until scoring copies it there."""
-    from projections import commands
+    import commands
 
     rules = games.load("kupferkessel")
     with pool.connection() as conn:

@@ -1,4 +1,4 @@
-"""A game's long-polls share one read of its lobby row per version (:mod:`service.rows`), the
+"""A game's long-polls share one read of its lobby row per version (:mod:`service.live.rows`), the
 shared row never holds back a version the caller has seen or the listener did not hear, and a move
 whose notification carries it (:mod:`events.notes`) costs the process that hears it no read."""
 
@@ -20,7 +20,8 @@ from httpclient import Client, Reply, create, events_until, game_path
 from moves import first_move, new_game
 from processes import ROOT
 
-from projections import commands, lobby
+import commands
+from projections import lobby
 
 POLLS = 30
 
@@ -162,7 +163,8 @@ _ELSEWHERE = """
 import json, sys
 from uuid import UUID
 from events.database import create_pool
-from projections import commands, lobby
+from projections import lobby
+import commands
 with create_pool(sys.argv[1], max_size=1).connection() as conn:
     game_id = UUID(sys.argv[2])
     commands.play(conn, game_id, lobby.get(conn, game_id).to_move[0], json.loads(sys.argv[3]))
@@ -193,9 +195,7 @@ def test_a_move_played_by_another_process_reaches_polls_and_streams_without_a_re
     assert [e["version"] for e in streamed] == [version + 1]
 
     # What the note brought forward is what a read finds.
-    from projections.cache import CACHE
-
-    CACHE.clear()
+    app.extensions["kotlik.caches"].states.clear()
     assert api.get(game_path(game, "/state")).body == polled.body
     with urllib.request.urlopen(url, timeout=10) as stream:
         assert events_until(stream, version + 1) == streamed
@@ -228,13 +228,13 @@ def test_the_spectators_streams_opened_on_a_game_share_one_read_of_its_row(
 def test_a_row_remembered_past_its_games_cover_is_read_again(
     app: Any, pool: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Reading a game's row covers it (:mod:`service.live`) until its lease runs out; a game no
+    """Reading a game's row covers it (:mod:`service.live.listener`) until its lease runs out; a game no
     process watches then moves without a notification, so the listener cannot say that nothing has
     happened since the row was read: the row is read again before it answers."""
-    from service import live
+    from service.live import listener
 
-    monkeypatch.setattr(live, "LEASE", 2.0)
-    monkeypatch.setattr(live, "MARGIN", 0.5)
+    monkeypatch.setattr(listener, "LEASE", 2.0)
+    monkeypatch.setattr(listener, "MARGIN", 0.5)
     rows = app.extensions["kotlik.polls"].rows
     with pool.connection() as conn:
         game_id, version = new_game(conn)

@@ -9,9 +9,10 @@ import orjson
 from httpclient import Client, create
 from psycopg.types.json import Jsonb
 
+import commands
 import games
 from events import read
-from projections import commands, lobby
+from projections import lobby
 from projections.fold import SNAPSHOT_EVERY, Folded, fold, newest_later, state_at
 
 

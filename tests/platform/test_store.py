@@ -11,10 +11,11 @@ from uuid import UUID, uuid4
 import psycopg
 import pytest
 
+import commands
 from events import CHANNEL, NewEvent, VersionConflict, append, read
 from events.notes import CARRIED, LOBBY, carried, parse
-from events.outbox import pending, sweep
-from projections import commands, lobby
+from events.outbox import pending, publish_unsent
+from projections import lobby
 
 
 def _game(conn: Any) -> UUID:
@@ -99,7 +100,7 @@ def test_the_trigger_refuses_to_rewrite_history(pool: Any, statement: str) -> No
 def test_a_command_and_the_work_it_causes_commit_in_one_transaction(pool: Any) -> None:
     """The outbox row of a bot's turn is written by the very transaction that appended the command's
     events (``xmin`` of the row = ``xid`` of the events), so neither can commit without the other."""
-    from projections import commands
+    import commands
 
     with pool.connection() as conn:
         seats = [{"name": "A"}, {"name": "bot", "bot": "random"}]
@@ -178,14 +179,16 @@ def test_a_watched_game_notifies_what_it_appended_while_it_fits(pool: Any, datab
     ]
     events, columns = carried(notes[0])
     assert events == played.events
-    assert columns == {c: getattr(row, c) for c in LOBBY}
+    assert columns == {
+        c: getattr(row, "kind" if c == "game" else c) for c in LOBBY
+    }  # the row names it ``kind``
     assert carried(notes[1]) == (appended, None)
     assert carried(notes[2]) == ([], None)
 
 
 def test_the_outbox_sweep_sends_each_row_once_and_keeps_failures(pool: Any) -> None:
     with pool.connection() as conn:
-        sweep(conn, lambda task, args: None)  # earlier tests' rows
+        publish_unsent(conn, lambda task, args: None)  # earlier tests' rows
         conn.execute("INSERT INTO outbox (task, args) VALUES ('t.ok', '[1]'), ('t.fail', '[2]')")
         sent: list[tuple[str, list[Any]]] = []
 
@@ -194,8 +197,8 @@ def test_the_outbox_sweep_sends_each_row_once_and_keeps_failures(pool: Any) -> N
                 raise ConnectionError("broker down")
             sent.append((task, args))
 
-        assert sweep(conn, send) == 1
+        assert publish_unsent(conn, send) == 1
         assert sent == [("t.ok", [1])]
         assert pending(conn) == 1
-        assert sweep(conn, lambda task, args: sent.append((task, args))) == 1
+        assert publish_unsent(conn, lambda task, args: sent.append((task, args))) == 1
         assert sent[-1] == ("t.fail", [2]) and pending(conn) == 0

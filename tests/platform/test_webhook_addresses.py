@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 from moves import new_game
 
-from projections import notify
-from workers import webhooks
+from projections import webhooks
+from workers import deliveries
 
 HOST = "hooks.rebinding.test"
 ALLOWED, INTERNAL = "127.0.0.1", "127.0.0.2"
@@ -87,13 +87,13 @@ def deliver(pool: Any, url: str, *, between: Callable[[], Any] = lambda: None) -
     ``between`` done between the registration and the sending; the delivery's row after."""
     with pool.connection() as conn:
         game_id, _ = new_game(conn)
-        hook = notify.register(conn, url, ["your_turn"], game=game_id)
+        hook = webhooks.register(conn, url, ["your_turn"], game=game_id)
         between()
         delivery = conn.execute(
             "INSERT INTO deliveries (webhook_id, kind, body) VALUES (%s, 'your_turn', '{}') RETURNING id",
             (hook["id"],),
         ).fetchone()["id"]
-        webhooks.send(conn, delivery)
+        deliveries.send(conn, delivery)
         return dict(
             conn.execute("SELECT status, attempts FROM deliveries WHERE id = %s", (delivery,)).fetchone()
         )

@@ -16,7 +16,7 @@ from gunicorn.config import Config
 from gunicorn.glogging import Logger
 from gunicorn.http.parser import RequestParser
 
-from service.webworker import BurstServer, SettledConfig, Worker
+from service.server.webworker import BurstServer, SettledConfig, Worker
 
 BURST = 20
 

@@ -10,8 +10,9 @@ from uuid import UUID
 import pytest
 from httpclient import Client, create, play_to_end
 
+import commands
 from events.outbox import pending
-from projections import commands, lobby
+from projections import lobby
 from workers.relay import redrive
 
 GAME = "kupferkessel"

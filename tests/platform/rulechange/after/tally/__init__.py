@@ -8,7 +8,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.tally.v1 import ROUNDS, catalog, is_over, legal_actions, redact, score, setup, to_move, view
+from games.tally.v1 import (
+    ROUNDS,
+    SCHEMAS,
+    catalog,
+    check_seats,
+    is_over,
+    legal_actions,
+    recall,
+    redact,
+    redact_command,
+    score,
+    setup,
+    to_move,
+    view,
+)
 
 from games.interface import Command, Event, GameInfo, IllegalMove, NotYourTurn
 from games.rng import Rng
@@ -46,7 +60,11 @@ __all__ = [
     "evolve",
     "is_over",
     "legal_actions",
+    "recall",
     "redact",
+    "redact_command",
+    "SCHEMAS",
+    "check_seats",
     "score",
     "setup",
     "to_move",

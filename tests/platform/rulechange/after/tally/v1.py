@@ -7,6 +7,7 @@ rules version 1, as shipped before the change; ``after/tally/v1.py`` keeps it ve
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from games.interface import Command, Event, GameInfo, IllegalMove, NotYourTurn
@@ -16,7 +17,7 @@ INFO = GameInfo(id="tally", name="Tally (test only)", min_seats=2, max_seats=2, 
 ROUNDS = 3
 
 
-def setup(options: dict[str, Any], seats: int, rng: Rng) -> list[Event]:
+def setup(options: Mapping[str, Any], seats: int, rng: Rng) -> list[Event]:
     return [
         {
             "type": "TallyStarted",
@@ -79,3 +80,13 @@ def _first(view: Any, actions: list[Command], rng: Rng) -> Command:
 
 
 BOTS = {"default": _first, "random": _first}
+
+
+def recall(now: Any, then: Any, seat: int | None) -> dict[str, Any]:
+    return view(then, seat)
+
+
+#: The interface's optional parts (``games.interface.Rules``): Tally has none of them.
+SCHEMAS = None
+redact_command = None
+check_seats = None

@@ -1,0 +1,42 @@
+"""The write side: each command decided by its game's rules and appended with what follows it.
+
+- :mod:`commands.handlers`: one function a command (create a game, play, a bot's turn, resign, a
+  clock's timeout, scoring), each one transaction.
+- :mod:`commands.writes`: the one statement that appends a command's events with the lobby row,
+  snapshot, idempotency key and outbox rows they bring.
+
+The handlers are this package's interface (``commands.play(...)``); the outbox they fill is
+:mod:`events.outbox`, and handing it to the broker is :mod:`workers.relay`'s.
+"""
+
+from commands.handlers import (
+    Created,
+    GameOver,
+    KeyReused,
+    Played,
+    RematchTaken,
+    create_game,
+    plain,
+    play,
+    play_bot,
+    resign,
+    score_game,
+    timeout,
+    work_for,
+)
+
+__all__ = [
+    "Created",
+    "GameOver",
+    "KeyReused",
+    "Played",
+    "RematchTaken",
+    "create_game",
+    "plain",
+    "play",
+    "play_bot",
+    "resign",
+    "score_game",
+    "timeout",
+    "work_for",
+]

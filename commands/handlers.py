@@ -1,0 +1,492 @@
+"""The write side: create a game, play a command, let a bot play, score a finished game.
+
+Each is one transaction that appends events and brings the lobby row, seat tokens, snapshots
+and outbox along, so no read model disagrees with the log and no bot turn or scoring is lost to
+a crash between the append and the enqueue. What it returns carries everything an answer needs
+(the state after, the outbox rows to hand to the broker), so nothing is read again after commit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import partial
+from types import ModuleType
+from typing import Any
+from uuid import UUID, uuid4
+
+import orjson
+from psycopg import Connection, errors
+from psycopg.types.json import Jsonb
+
+import games
+from commands import writes
+from events import NewEvent, StoredEvent, VersionConflict, append, read
+from events.outbox import Queued
+from games.interface import Event, GameError, IllegalMove
+from games.rng import Rng
+from projections import clocks, lobby, players, resignation, seen, tokens, webhooks
+from projections.caches import Caches
+from projections.fold import PLATFORM, Folded, fold, snapshot_due
+from projections.state import States
+
+#: ``check(rules, state, seat, command)``: raises a :class:`GameError` for a command to refuse.
+Check = Callable[[ModuleType, Any, int, dict[str, Any]], None]
+
+
+class GameOver(GameError):
+    """The game has ended; it takes no more commands (HTTP 409)."""
+
+
+class KeyReused(GameError):
+    """An idempotency key came back with a different command (HTTP 422)."""
+
+
+@dataclass(frozen=True)
+class Created:
+    game: lobby.GameRow
+    #: Bearer tokens of the human seats, shown once.
+    tokens: dict[int, str]
+    #: Outbox rows (a bot's first turn) to hand to the broker now that they are committed.
+    queued: list[Queued]
+    #: The creator's webhooks for this game, each with its signing secret, shown once.
+    webhooks: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Played:
+    version: int
+    events: list[StoredEvent]
+    #: The lobby row as the command found it (its static parts: game, options, seats).
+    game: lobby.GameRow
+    #: The game's state now: at ``version``, or later for a replayed idempotent command.
+    state: Any
+    #: True when an idempotency key matched an earlier command and nothing was appended.
+    replayed: bool = False
+    queued: list[Queued] = field(default_factory=list)
+
+
+def create_game(
+    conn: Connection[Any],
+    kind: str,
+    seats: list[dict[str, Any]],
+    options: dict[str, Any],
+    *,
+    clock: dict[str, Any] | None = None,
+    hooks: list[dict[str, Any]] | None = None,
+    rematch_of: UUID | None = None,
+    caches: Caches | None = None,
+) -> Created:
+    """A new game of ``kind`` (``kupferkessel``...); seats may name a ``player`` (bound to it),
+    ``clock`` is a parsed turn clock, ``hooks`` are the creator's webhooks for this game, ``rematch_of``
+    a finished game it follows. Elsewhere ``game_id`` is always one game's UUID. ``caches`` are the
+    app's (:class:`projections.caches.Caches`); without, nothing is remembered."""
+    caches = caches or Caches.none()
+    game = games.load(kind)
+    _check_seats(game, seats, options)
+    bound = {i: UUID(str(s["player"])) for i, s in enumerate(seats) if s.get("player")}
+    if bound:
+        known = players.names(conn, list(set(bound.values())))
+        seats = [
+            {**s, "name": s.get("name") or known[bound[i]]} if i in bound else s for i, s in enumerate(seats)
+        ]
+    seed = secrets.token_bytes(32)
+    seed_sha256 = hashlib.sha256(seed).hexdigest()
+    opening = plain(game.setup(dict(options), len(seats), Rng(seed, "setup")))
+    new_id = uuid4()
+    seats = [{"seat": i, "name": s["name"], "bot": s.get("bot")} for i, s in enumerate(seats)]
+    created = {
+        "game": kind,
+        "seats": seats,
+        "options": options,
+        "seed_sha256": seed_sha256,
+        "rules_version": game.INFO.rules_version,
+    }
+    meta = {"rules_version": game.INFO.rules_version}
+    with conn.transaction():
+        lobby.insert(conn, new_id, kind, game.INFO.rules_version, options, seats, seed, seed_sha256)
+        issued = [tokens.issue(conn, new_id, s["seat"]) for s in seats if not s["bot"]]
+        if clock is not None:
+            conn.execute("UPDATE games SET clock = %s WHERE id = %s", (Jsonb(clock), new_id))
+        for seat, player in bound.items():
+            players.bind(conn, new_id, seat, player)
+        hooks = [webhooks.register(conn, h["url"], h["kinds"], game=new_id) for h in hooks or []]
+        if rematch_of is not None:
+            taken = conn.execute(
+                "UPDATE games SET rematch = %s WHERE id = %s AND rematch IS NULL AND status = 'finished'",
+                (new_id, rematch_of),
+            )
+            if taken.rowcount != 1:
+                raise RematchTaken("this game is not finished, or its rematch has started already")
+        events = [NewEvent(f"{PLATFORM}GameCreated", created, meta), *(_new(e, meta) for e in opening)]
+        after = Folded(fold(game, opening), len(events))
+        arranged = bool(opening and opening[0].get("arranged"))
+        stored, queued = writes.save(
+            conn, _step(new_id, game, seats, 0, events, after, clock=clock, arranged=arranged)
+        )
+        row = lobby.get(conn, new_id)
+    # Known here from now on, as a command of this process would leave them: the game's first
+    # commands read neither their seat nor the game.
+    caches.tokens.remember(new_id, issued)
+    caches.states.put(new_id, after, stored, row=replace(row, seed=seed))
+    return Created(row, {token.seat: token.token for token in issued}, queued, hooks)
+
+
+def play(
+    conn: Connection[Any],
+    game_id: UUID,
+    seat: int,
+    command: dict[str, Any],
+    *,
+    expected_version: int | None = None,
+    command_id: str | None = None,
+    bot: str | None = None,
+    check: Check | None = None,
+    timed_out: bool = False,
+    newest: Callable[[UUID], int] | None = None,
+    caches: Caches | None = None,
+) -> Played:
+    """Decide ``command`` for ``seat`` and append what it caused; nothing is written on error.
+
+    A hot game's state comes from the cache, so a command costs its lobby read and its write. With
+    ``newest`` (the newest version of a game this process has heard of, from the web's listener)
+    showing that nobody else has moved the game since this process did, and no bot to move after
+    its last move (the worker plays those, and the listener hears only of the games it covers), it
+    costs the write alone: decided on the cached state and row, written under the lobby row's
+    guard, and decided again on the lobby's word if that finds the game moved after all or the
+    rules refuse it there.
+    ``check`` sees the command just before the rules do (after the version, game-over and
+    idempotency checks), so a body it refuses gets its answer in the same order of errors.
+    """
+    states = (caches or Caches.none()).states
+    key = None if command_id is None else (command_id, _request_hash(seat, command), seat)
+    if key is not None:
+        earlier = _replay(conn, game_id, key, states)
+        if earlier is not None:
+            return earlier
+    decision = _Decision(seat, command, key, bot, check, timed_out, states)
+    hot = states.get(game_id) if newest is not None else None
+    if (
+        newest is not None
+        and hot is not None
+        and hot.row is not None
+        and newest(game_id) <= hot.folded.version
+        and expected_version in (None, hot.folded.version)
+        and not any(hot.row.seats[s]["bot"] for s in hot.row.rules.to_move(hot.folded.state))
+    ):
+        with contextlib.suppress(errors.UniqueViolation, GameError, VersionConflict):
+            return _decide(conn, hot.row, hot.folded, decision)
+    try:
+        row, before = states.with_row(conn, game_id, partial(lobby.later, game_id=game_id, secret=True))
+        if expected_version is not None and expected_version != row.version:
+            raise VersionConflict(game_id, expected_version, row.version)
+        if row.over:
+            raise GameOver("the game is over")
+        return _decide(conn, row, before, decision)
+    except (errors.UniqueViolation, GameError, VersionConflict):
+        # The same key racing its first use loses at the append or at the key, or (having read
+        # the game after the winner's commit) finds its command no longer fits; either way it
+        # gets the winner's answer, if there is one.
+        earlier = _replay(conn, game_id, key, states) if key is not None else None
+        if earlier is None:
+            raise
+        return earlier
+
+
+@dataclass(frozen=True)
+class _Decision:
+    """A command to decide, with what its write records besides its events."""
+
+    seat: int
+    command: dict[str, Any]
+    key: tuple[str, str, int] | None
+    bot: str | None
+    check: Check | None
+    timed_out: bool
+    states: States
+
+
+def _decide(conn: Connection[Any], row: lobby.GameRow, before: Folded, decision: _Decision) -> Played:
+    """Decide on ``before`` (the game's state at ``before.version``) and write it all at once."""
+    game, seat, command = row.rules, decision.seat, decision.command
+    if decision.check is not None:
+        decision.check(game, before.state, seat, command)
+    decided = plain(game.decide(before.state, seat, command, Rng(_seed(row), f"v{before.version}")))
+    if not decided:
+        raise IllegalMove("that command changes nothing")
+    meta = {
+        "seat": seat,
+        "command": command,
+        "at": before.version,
+        "command_id": None if decision.key is None else decision.key[0],
+        "bot": decision.bot,
+        "rules_version": game.INFO.rules_version,
+    }
+    if decision.timed_out:
+        meta["timed_out"] = True
+    after = Folded(fold(game, decided, before.state), before.version + len(decided))
+    events = [_new(e, meta) for e in decided]
+    previous = list(game.to_move(before.state))
+    step = _step(row.id, game, row.seats, before.version, events, after, previous=previous, clock=row.clock)
+    stored, queued = writes.save(conn, replace(step, key=decision.key))
+    decision.states.put(row.id, after, stored, row=row)
+    return Played(after.version, stored, row, after.state, queued=queued)
+
+
+def play_bot(
+    conn: Connection[Any],
+    game_id: UUID,
+    seat: int,
+    expected: int,
+    *,
+    timed_out: bool = False,
+    caches: Caches | None = None,
+) -> Played | None:
+    """Let the bot at ``seat`` move if the game is still at ``expected``; else do nothing.
+
+    The bot sees only its seat's view and legal actions. Its rng is labelled by the version, so a
+    redelivered task chooses the same command and the append at ``expected`` can succeed once.
+    ``timed_out``: a human seat ran out of time, and the game's ``default`` bot moves for it.
+    """
+    caches = caches or Caches.none()
+    row, now = caches.states.with_row(conn, game_id, partial(lobby.later, game_id=game_id, secret=True))
+    name = TIMEOUT_BOT if timed_out else row.seats[seat]["bot"]
+    if row.version != expected or row.over or seat not in row.to_move or not name:
+        return None
+    game, state = row.rules, now.state
+    actions = game.legal_actions(state, seat)
+    command = game.BOTS[name](seen.view(game, state, seat), actions, Rng(_seed(row), f"bot:v{expected}"))
+    try:
+        return play(
+            conn,
+            game_id,
+            seat,
+            command,
+            expected_version=expected,
+            bot=name,
+            timed_out=timed_out,
+            caches=caches,
+        )
+    except VersionConflict:
+        return None
+
+
+#: The bot that moves for a seat whose time ran out (``clock.on_timeout: bot``).
+TIMEOUT_BOT = "default"
+#: How the platform records that a seat left a game: resigned, or forfeited on time.
+RESIGNED = resignation.RESIGNED
+
+
+class RematchTaken(GameError):
+    """A rematch of a game that is not finished, or of one whose rematch exists (HTTP 409)."""
+
+
+def resign(
+    conn: Connection[Any],
+    game_id: UUID,
+    seats: list[int],
+    reason: str,
+    *,
+    expected: int | None = None,
+    caches: Caches | None = None,
+) -> Played:
+    """End a running game with ``seats`` resigning (``reason``: ``resigned`` or ``forfeit``).
+
+    One platform event per seat, the same for every game (the rules never see it); the game goes
+    to scoring, which puts the resignation in the result (:func:`score_game`).
+    """
+    states = (caches or Caches.none()).states
+    with conn.transaction():
+        row = lobby.get(conn, game_id, lock=True)
+        if expected is not None and expected != row.version:
+            raise VersionConflict(game_id, expected, row.version)
+        if row.over:
+            raise GameOver("the game is over")
+        game = row.rules
+        before = states.load(conn, game_id, game, row.version)
+        meta = {"at": row.version, "rules_version": game.INFO.rules_version, "reason": reason}
+        new = [NewEvent(RESIGNED, {"seat": seat, "reason": reason}, {**meta, "seat": seat}) for seat in seats]
+        version = row.version + len(new)
+        change, _ = clocks.change(row.clock, True, True)
+        work = _work(game_id, row.seats, [], True, version)
+        stored, queued = writes.save(
+            conn, writes.Write(game_id, row.version, new, [], "scoring", clock=change, work=work)
+        )
+    states.put(game_id, Folded(before.state, version), stored)
+    return Played(version, stored, row, before.state, queued=queued)
+
+
+def timeout(
+    conn: Connection[Any], game_id: UUID, expected: int, *, caches: Caches | None = None
+) -> list[Queued]:
+    """Act on a clocked game whose seats to move ran out of time, if it is still at ``expected``.
+
+    ``bot``: the default bot makes the late human seats' moves until the turn passes on (the
+    deadline is reset then); ``forfeit``: the late human seats forfeit and the game ends. Each step
+    appends at the version it read, so two schedulers acting on the same expiry act once.
+    """
+    queued: list[Queued] = []
+    for _ in range(MAX_TIMEOUT_MOVES):
+        row = lobby.get(conn, game_id)
+        if row.version != expected or row.over or row.clock is None or not clocks.is_expired(conn, game_id):
+            break
+        late = [seat for seat in row.to_move if not row.seats[seat]["bot"]]
+        if not late:
+            break
+        if row.clock["on_timeout"] == "forfeit":
+            with contextlib.suppress(VersionConflict, GameOver):  # another scheduler was first
+                queued += resign(conn, game_id, late, "forfeit", expected=expected, caches=caches).queued
+            break
+        played = play_bot(conn, game_id, late[0], expected, timed_out=True, caches=caches)
+        if played is None:
+            break
+        queued += played.queued
+        expected = played.version
+    return queued
+
+
+#: The most moves a timed-out seat's bot makes in one go (a turn of many steps).
+MAX_TIMEOUT_MOVES = 50
+
+
+def score_game(
+    conn: Connection[Any],
+    game_id: UUID,
+    expected: int,
+    queued: list[Queued] | None = None,
+    *,
+    caches: Caches | None = None,
+) -> dict[str, Any] | None:
+    """Write the final breakdown of a game that has ended, once; reveal its seed.
+
+    The outbox rows of its notices (``game_over``) are added to ``queued``, to hand over after.
+    """
+    states = (caches or Caches.none()).states
+    with conn.transaction():
+        row = lobby.get(conn, game_id, lock=True, secret=True)
+        if row.status != "scoring" or row.version != expected:
+            return None
+        game = row.rules
+        folded = states.load(conn, game_id, game, row.version)
+        left = _resigned(conn, game_id)
+        if left:  # seats resigned or forfeited: scored alike for every game
+            result = resignation.result(game, folded.state, len(row.seats), left)
+        else:
+            result = game.score(folded.state)
+        meta = {"rules_version": game.INFO.rules_version}
+        scored = NewEvent(f"{PLATFORM}GameScored", {"score": result, "seed": _seed(row).hex()}, meta)
+        stored = append(conn, game_id, folded.version, [scored])
+        lobby.finish(conn, game_id, stored[-1].version, result, row.seed)
+        notices = webhooks.announce(
+            conn, game_id, "game_over", {"version": stored[-1].version, "result": result}
+        )
+    states.put(game_id, Folded(folded.state, stored[-1].version), stored)
+    if queued is not None:
+        queued += notices
+    return dict(result)
+
+
+def _resigned(conn: Connection[Any], game_id: UUID) -> dict[int, str]:
+    """The seats that left the game, and how (``resigned``/``forfeit``)."""
+    rows = conn.execute(
+        "SELECT data FROM events WHERE game_id = %s AND type = %s ORDER BY version", (game_id, RESIGNED)
+    ).fetchall()
+    return {int(r["data"]["seat"]): str(r["data"]["reason"]) for r in rows}
+
+
+def _seed(row: lobby.GameRow) -> bytes:
+    """The seed of a row read with ``secret=True``; only the deciding code reads one."""
+    if row.seed is None:
+        raise LookupError(f"game {row.id} has no seed in game_seeds")
+    return row.seed
+
+
+def plain(events: list[Event]) -> list[Event]:
+    """Events as they come back from jsonb (tuples as lists), so the cached fold equals a cold one."""
+    return list(orjson.loads(orjson.dumps(events, option=orjson.OPT_NON_STR_KEYS)))
+
+
+def _check_seats(game: ModuleType, seats: list[dict[str, Any]], options: dict[str, Any]) -> None:
+    """The seat count, the bots and where the game's rules let them sit (422 before anything is written)."""
+    games.check_seats(game, [seat.get("bot") for seat in seats], options)
+
+
+def _new(event: Event, meta: dict[str, Any]) -> NewEvent:
+    data = {k: v for k, v in event.items() if k != "type"}
+    return NewEvent(event["type"], data, meta)
+
+
+def _step(
+    game_id: UUID,
+    game: ModuleType,
+    seats: list[dict[str, Any]],
+    at: int,
+    events: list[NewEvent],
+    after: Folded,
+    *,
+    previous: list[int] | None = None,
+    clock: dict[str, Any] | None = None,
+    arranged: bool | None = None,
+) -> writes.Write:
+    """The write of ``events``, with the lobby, snapshot, clock, notices and outbox in step with them."""
+    over = game.is_over(after.state)
+    to_move = [] if over else list(game.to_move(after.state))
+    # A seat that comes to move starts a new deadline; one that moves again (a turn of several
+    # moves) or waits while others finish a shared turn keeps the one it has.
+    arrived = [seat for seat in to_move if seat not in (previous or [])]
+    newly = [seat for seat in arrived if not seats[seat]["bot"]]
+    change, seconds = clocks.change(clock, bool(arrived), over)
+    turn = {"version": after.version, "to_move": to_move}
+    return writes.Write(
+        game_id,
+        at,
+        events,
+        to_move,
+        "scoring" if over else "active",
+        arranged=arranged,
+        snapshot=(game.INFO.rules_version, after.state) if snapshot_due(at, after.version) else None,
+        clock=change,
+        seconds=seconds,
+        work=_work(game_id, seats, to_move, over, after.version),
+        notice=writes.Notice("your_turn", turn, newly) if newly else None,
+    )
+
+
+def work_for(row: lobby.GameRow) -> list[tuple[str, list[Any]]]:
+    """The tasks a game waits on now, as its lobby row tells: a bot's turn, or its scoring."""
+    return _work(row.id, row.seats, row.to_move, row.status == "scoring", row.version)
+
+
+def _work(
+    game_id: UUID, seats: list[dict[str, Any]], to_move: list[int], over: bool, version: int
+) -> list[tuple[str, list[Any]]]:
+    if over:
+        return [("scoring.score_game", [str(game_id), version])]
+    return [("bots.play_turn", [str(game_id), seat, version]) for seat in to_move if seats[seat]["bot"]]
+
+
+def _request_hash(seat: int, command: dict[str, Any]) -> str:
+    """What an ``Idempotency-Key`` is bound to: the same key with another command is refused."""
+    return hashlib.sha256(json.dumps([seat, command], sort_keys=True).encode()).hexdigest()
+
+
+def _replay(conn: Connection[Any], game_id: UUID, key: tuple[str, str, int], states: States) -> Played | None:
+    """The answer of the command first sent with ``key``, if there was one."""
+    command_id, request_hash, _ = key
+    row = conn.execute(
+        "SELECT request_hash, first_version, last_version FROM commands "
+        "WHERE game_id = %s AND command_id = %s",
+        (game_id, command_id),
+    ).fetchone()
+    if row is None:
+        return None
+    if row["request_hash"] != request_hash:
+        raise KeyReused(f"Idempotency-Key {command_id!r} was used for a different command")
+    first, last = row["first_version"], row["last_version"]
+    game_row = lobby.get(conn, game_id)
+    state = states.load(conn, game_id, game_row.rules, game_row.version).state
+    return Played(last, read(conn, game_id, after=first - 1, upto=last), game_row, state, replayed=True)

@@ -1,0 +1,47 @@
+"""``/catalog``: each game's content (cards, tiles) with localized names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+import games
+
+blp = Blueprint("catalog", __name__, url_prefix="/api/v1/catalog", description="Game content")
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.response(200)
+    def get(self) -> list[dict[str, Any]]:
+        """The games this server hosts."""
+        out = []
+        for game_id in games.known():
+            info = games.load(game_id).INFO
+            out.append(
+                {
+                    "game": info.id,
+                    "name": info.name,
+                    "names": dict(info.names),
+                    "seats": {"min": info.min_seats, "max": info.max_seats},
+                    "rules_version": info.rules_version,
+                    "bots": sorted(games.load(game_id).BOTS),
+                }
+            )
+        return out
+
+
+@blp.route("/<game>")
+class Catalog(MethodView):
+    @blp.response(200)
+    def get(self, game: str) -> dict[str, Any]:
+        """One game's content, and under ``options`` the JSON Schema of its options: allowed values,
+        defaults and names and descriptions in cs/pl/en, enough to build a "new game" form."""
+        rules = games.load(game)
+        content = dict(rules.catalog())
+        schemas = rules.SCHEMAS
+        if schemas is not None:
+            content["options"] = schemas["options"]
+        return content

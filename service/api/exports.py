@@ -1,0 +1,175 @@
+"""``/games/{id}/export`` and ``/games/import``: a game's log as a file, and back into a server.
+
+An export is JSON Lines (:mod:`audit.verify` describes it), streamed a page of events at a
+time. A finished game's export holds everything, the revealed seed too, so ``kotlik verify`` can
+check it with no server; a running game's export is exactly what the caller sees through
+``/events`` (the same redaction), with no seed. Importing is for operators: it needs the admin
+token configured as ``KOTLIK_ADMIN_TOKEN``, and without one the endpoint does not exist (404).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+from collections.abc import Iterator
+from typing import Any
+from uuid import UUID
+
+import orjson
+from flask import Response, current_app, request, stream_with_context, url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from audit import export
+from audit.imports import GameExists, ImportRefused, NotImportable, NotVerified, restore
+from audit.verify import BadExport, parse
+from projections import lobby, seen
+from projections.lobby import GameRow
+from service.api.games import summary
+from service.context import caches, connection
+from service.contract import schemas
+from service.contract.problems import NotFound, Unauthorized, problem
+from service.guard.auth import bearer, caller_seat
+
+blp = Blueprint(
+    "exports",
+    __name__,
+    url_prefix="/api/v1/games",
+    description="Export a game's log as a file to verify offline; import one (operators)",
+)
+
+#: Bytes of an import read at most, unless ``KOTLIK_MAX_IMPORT`` says otherwise: a long game's
+#: export is far larger than any command, so it has a bound of its own.
+MAX_IMPORT = 16 * 1024 * 1024
+#: The media type of an export (JSON Lines).
+JSON_LINES = "application/x-ndjson"
+
+
+@blp.route("/<uuid:game_id>/export")
+class Export(MethodView):
+    @blp.response(200, content_type=JSON_LINES, description="JSON Lines: a header, then one event a line")
+    @blp.alt_response(401, schema=schemas.ProblemSchema)
+    @blp.alt_response(404, schema=schemas.ProblemSchema)
+    @blp.doc(security=[{"seat": []}, {}])
+    def get(self, game_id: UUID) -> Response:
+        """The game as a file: everything with the revealed seed once finished, else what the
+        caller may see (as ``/events`` shows it) without the seed.
+
+        Each event line names the seat and the command that caused it. Check a finished game's
+        file with ``kotlik verify FILE``; load it into another server with ``kotlik import FILE``.
+        """
+        with connection() as conn:
+            row = lobby.get(conn, game_id)
+            seat = caller_seat(conn, game_id, required=False)
+            state = (
+                caches().states.load(conn, row.id, row.rules, row.version).state
+                if row.status == "active"
+                else None
+            )
+        name = f"kotlik-{row.kind}-{row.id}-v{row.version}.jsonl"
+        return Response(
+            stream_with_context(_lines(row, seat, state)),
+            mimetype=JSON_LINES,
+            headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"},
+        )
+
+
+def _lines(row: GameRow, seat: int | None, state: Any) -> Iterator[bytes]:
+    finished = row.status == "finished"
+    head = export.header(row, options=seen.options(row), seat=seat, seed=row.seed if finished else None)
+    yield _json(head)
+    for page in export.pages(connection, row.id, row.version):
+        if finished:
+            lines = [export.line(e) for e in page]
+        else:
+            lines = [
+                {**e, "meta": seen.meta(stored, seat, row.rules, state)}
+                for e, stored in zip(seen.events(row, state, page, seat), page, strict=True)
+            ]
+        yield b"".join(_json(line) for line in lines)
+
+
+def _json(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS) + b"\n"
+
+
+@blp.route("/import")
+class Import(MethodView):
+    @blp.response(201, schemas.GameSummarySchema)
+    @blp.alt_response(
+        400, schema=schemas.ProblemSchema, description="not a whole export: not JSON, cut short"
+    )
+    @blp.alt_response(401, schema=schemas.ProblemSchema)
+    @blp.alt_response(404, schema=schemas.ProblemSchema, description="no KOTLIK_ADMIN_TOKEN configured")
+    @blp.alt_response(409, schema=schemas.ProblemSchema, description="the game exists here already")
+    @blp.alt_response(422, schema=schemas.ProblemSchema, description="it does not verify, or unknown game")
+    @blp.doc(
+        security=[{"admin": []}],
+        requestBody={"required": True, "content": {JSON_LINES: {"schema": {"type": "string"}}}},
+    )
+    def post(self) -> Any:
+        """Load an exported finished game (the body: the file, ``Content-Type: application/x-ndjson``)
+        with its id, events and seed, after verifying it; operators only (the admin token).
+
+        Nothing is written if it does not verify, exists already, is cut short, is not JSON, or is
+        of a game or rules version this server does not have.
+        """
+        _require_admin()
+        request.max_content_length = _max_import()
+        data = request.get_data()
+        game = _restore(parse(data.splitlines()))
+        return summary(game), 201, {"Location": url_for("games.Game", game_id=game.id)}
+
+
+def _restore(parsed: Any) -> GameRow:
+    with connection() as conn:
+        return restore(conn, parsed)
+
+
+def admin_token() -> str | None:
+    """``KOTLIK_ADMIN_TOKEN`` from the app's config, else the environment; empty is none."""
+    token = current_app.config.get("KOTLIK_ADMIN_TOKEN", os.environ.get("KOTLIK_ADMIN_TOKEN"))
+    return token or None
+
+
+def _require_admin() -> None:
+    configured = admin_token()
+    if configured is None:
+        raise NotFound("this server takes no imports: no KOTLIK_ADMIN_TOKEN is configured")
+    given = bearer()
+    if given is None:
+        raise Unauthorized("importing needs the admin token: Authorization: Bearer <KOTLIK_ADMIN_TOKEN>")
+    # Compare digests of equal length in constant time: the token's length leaks nothing either.
+    if not hmac.compare_digest(_digest(given), _digest(configured)):
+        raise Unauthorized("that is not the admin token")
+
+
+def _digest(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+def _max_import() -> int:
+    value = current_app.config.get("KOTLIK_MAX_IMPORT", os.environ.get("KOTLIK_MAX_IMPORT", MAX_IMPORT))
+    return int(value)
+
+
+#: Refused imports → (status, problem type slug, title); found in the import, answered here.
+_REFUSED: dict[type[Exception], tuple[int, str, str]] = {
+    BadExport: (400, "malformed-export", "Not a whole Kotlík export"),
+    GameExists: (409, "game-exists", "The game exists already"),
+    NotImportable: (422, "not-importable", "This server cannot hold that game"),
+    NotVerified: (422, "export-does-not-verify", "The export does not verify"),
+    ImportRefused: (422, "import-refused", "Import refused"),
+}
+
+
+def _refused(error: Exception) -> Response:
+    status, slug, title = next(v for cls, v in _REFUSED.items() if isinstance(error, cls))
+    reason = getattr(error, "reason", str(error))
+    problems = [str(p) for p in error.verdict.problems] if isinstance(error, NotVerified) else None
+    return problem(status, title, reason, slug, problems=problems)
+
+
+for _cls in (BadExport, ImportRefused):
+    blp.register_error_handler(_cls, _refused)

@@ -1,0 +1,300 @@
+"""``/games``: create, list, watch, replay and play games, for every game alike."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+from uuid import UUID
+
+from flask import Response, request, stream_with_context, url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import ValidationError
+from psycopg import Connection
+
+import commands
+import games
+from events import StoredEvent, read
+from projections import clocks, lobby, seen
+from projections.fold import Folded, opening_version, state_at
+from projections.lobby import GameRow
+from service.api.turns import legal_now, plain_command, play
+from service.context import caches, connection
+from service.contract import bodies, schemas, validation
+from service.contract.problems import NotFound
+from service.guard.auth import caller_seat
+from service.live import listener, polls
+from service.live.feed import stream
+from service.live.handover import after_answer
+from service.live.polls import current_state, etag, is_version, state_body, tagged_version
+
+blp = Blueprint(
+    "games",
+    __name__,
+    url_prefix="/api/v1/games",
+    description="Create, play, watch and replay games",
+)
+
+
+def summary(row: GameRow) -> dict[str, Any]:
+    """A game as the lobby shows it; the arrangement and seed stay secret until it is over."""
+    out = {k: getattr(row, k) for k in schemas.GameSummarySchema().fields if hasattr(row, k)}
+    out["game"] = row.kind
+    out["options"] = seen.options(row)
+    out["seed"] = row.seed.hex() if row.status == "finished" and row.seed is not None else None
+    return out
+
+
+def created_answer(created: commands.Created) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """A new game's 201: its summary with each human seat's token and the webhooks' secrets."""
+    out = summary(created.game)
+    out["seats"] = [{**s, "token": created.tokens.get(s["seat"])} for s in created.game.seats]
+    out["webhooks"] = created.webhooks
+    return out, 201, {"Location": url_for("games.Game", game_id=created.game.id)}
+
+
+def _running_state(conn: Connection[Any], row: GameRow) -> Any:
+    """The state to redact events by while the game runs; ``None`` once it is over."""
+    if row.status != "active":
+        return None
+    return caches().states.load(conn, row.id, row.rules, row.version).state
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.arguments(schemas.CreateGameSchema())
+    @blp.response(201, schemas.CreatedGameSchema)
+    @blp.alt_response(422, schema=schemas.ProblemSchema)
+    def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """Create a game; each human seat's bearer token is shown only in this response.
+
+        A seat may name a `player` (bound to them: their key plays it too); the option `clock`
+        gives every move a time limit; `webhooks` notify the creator of this game's news.
+        """
+        options = dict(body["options"])
+        clock = clocks.parse(options.pop("clock", None), games.load(body["game"]).BOTS)
+        validation.check_options(body["game"], options)
+        with connection() as conn:
+            created = commands.create_game(
+                conn,
+                body["game"],
+                body["seats"],
+                options,
+                clock=clock,
+                hooks=body["webhooks"],
+                caches=caches(),
+            )
+        after_answer(created.queued)
+        return created_answer(created)
+
+    @blp.arguments(schemas.LobbyQuerySchema(), location="query")
+    @blp.response(200, schemas.GameSummarySchema(many=True))
+    @blp.paginate()
+    def get(self, query: dict[str, Any], pagination_parameters: Any) -> list[dict[str, Any]]:
+        """The lobby, newest first; filter by ``game`` and ``status``."""
+        size = pagination_parameters.page_size
+        with connection() as conn:
+            rows, total = lobby.page(
+                conn,
+                query.get("game"),
+                query.get("status"),
+                size,
+                (pagination_parameters.page - 1) * size,
+            )
+        pagination_parameters.item_count = total
+        return [summary(r) for r in rows]
+
+
+@blp.route("/<uuid:game_id>")
+class Game(MethodView):
+    @blp.response(200, schemas.GameSummarySchema)
+    @blp.alt_response(404, schema=schemas.ProblemSchema)
+    def get(self, game_id: UUID) -> dict[str, Any]:
+        """A game's summary: status, version, seats (no tokens), who is to move, the result."""
+        with connection() as conn:
+            return summary(lobby.get(conn, game_id))
+
+
+@blp.route("/<uuid:game_id>/state")
+class State(MethodView):
+    @blp.arguments(schemas.StateQuerySchema(), location="query")
+    @blp.response(200, schemas.StateSchema)
+    @blp.alt_response(304, description="not modified (If-None-Match, or nothing new within wait)")
+    @blp.alt_response(401, schema=schemas.ProblemSchema)
+    @blp.doc(security=[{"seat": []}, {}])
+    def get(self, query: dict[str, Any], game_id: UUID) -> Any:
+        """The caller's view (a spectator's without a token); ``?at=`` replays to a version
+        (while the game runs, only what the caller may still recall then: the rules' ``recall``).
+
+        ``ETag`` is the version. With ``?wait=N`` the request waits up to N seconds for a version
+        newer than ``If-None-Match`` (or ``?since=``) and answers 304 if none comes.
+        """
+        at = query.get("at")
+        known = query.get("since", tagged_version(request.headers.get("If-None-Match")))
+        if at is None and known is not None and query.get("wait"):
+            return _long_poll(game_id, known, query["wait"])
+        with connection() as conn:
+            row, now = caches().states.with_row(
+                conn, game_id, partial(lobby.later, game_id=game_id), listener.current().latest
+            )
+            seat = caller_seat(conn, game_id, required=False)
+            if at is not None:
+                return _replay(conn, row, seat, at)
+        if known is None or row.version > known:
+            return _now(row, now, seat)
+        return _not_modified(row.version)
+
+
+def _long_poll(game_id: UUID, known: int, wait: float) -> Any:
+    """The state once the game passes ``known``, or 304 after ``wait`` seconds (:mod:`service.live.polls`,
+    whose WSGI layer answers the plain spectators' polls before they reach this view)."""
+    seat = None
+    if "Authorization" in request.headers:
+        with connection() as conn:
+            seat = caller_seat(conn, game_id, required=False)
+    rendered = polls.current().next(game_id, known, wait, seat)
+    if rendered is None:
+        return _not_modified(known)
+    return bodies.encoded(rendered.body, 200, etag(rendered.version))
+
+
+def _not_modified(version: int) -> Response:
+    return Response(status=304, headers=etag(version))
+
+
+def _replay(conn: Connection[Any], row: GameRow, seat: int | None, at: int) -> Any:
+    """The state at version ``at`` as ``seat`` may recall it (:func:`_recalled`)."""
+    game = row.rules
+    if at > row.version:
+        raise ValidationError({"query": {"at": [f"the game is at version {row.version}"]}})
+    if at < (opening := opening_version(conn, row.id)):
+        raise ValidationError({"query": {"at": [f"the game is set up at version {opening}"]}})
+    then = state_at(conn, row.id, game, at=at)
+    return _answer(
+        row, then, seat, over=game.is_over(then.state), deadline=None, view=_recalled(conn, row, then, seat)
+    )
+
+
+def _now(row: GameRow, folded: Folded, seat: int | None) -> Any:
+    return bodies.answer(current_state(row, folded, seat), 200, etag(folded.version))
+
+
+def _answer(row: GameRow, folded: Folded, seat: int | None, *, over: bool, deadline: Any, view: Any) -> Any:
+    body = state_body(row, folded, seat, over=over, deadline=deadline, view=view)
+    return bodies.answer(body, 200, etag(folded.version))
+
+
+def _recalled(conn: Connection[Any], row: GameRow, then: Folded, seat: int | None) -> Any:
+    """A replayed past view: while the game runs, only what ``seat`` may still recall of it now
+    (the rules' ``recall``); once it is over, the whole view of then."""
+    return seen.recalled(row.rules, _running_state(conn, row), then.state, seat)
+
+
+@blp.route("/<uuid:game_id>/actions")
+class Actions(MethodView):
+    @blp.response(200)
+    @blp.alt_response(401, schema=schemas.ProblemSchema)
+    @blp.doc(security=[{"seat": []}, {}])
+    def get(self, game_id: UUID) -> Any:
+        """The caller's legal commands now, each a body ready to POST to ``/commands``."""
+        with connection() as conn:
+            row, folded = caches().states.with_row(
+                conn, game_id, partial(lobby.later, game_id=game_id), listener.current().latest
+            )
+            seat = caller_seat(conn, game_id, required=False)
+        actions, headers = legal_now(row, folded, seat)
+        return bodies.answer(actions, 200, headers)
+
+
+COMMAND = schemas.CommandSchema()
+
+
+@blp.route("/<uuid:game_id>/commands")
+class Commands(MethodView):
+    @bodies.documented_body(COMMAND)
+    @blp.response(201, schemas.AppendedSchema)
+    @blp.alt_response(401, schema=schemas.ProblemSchema)
+    @blp.alt_response(409, schema=schemas.ProblemSchema)
+    @blp.alt_response(422, schema=schemas.ProblemSchema)
+    @blp.doc(security=[{"seat": []}])
+    def post(self, game_id: UUID) -> Any:
+        """Play a command as the caller's seat.
+
+        The answer has the new version, the events the command caused as the caller may see them,
+        and `to_move`: the seats to move now, so a client knows whether it plays again.
+        `expected_version` makes a stale command fail with 409; an `Idempotency-Key` header makes a
+        retried command return its first result without appending again (`to_move` and `over`
+        are then the game's now).
+        """
+        body = bodies.read(blp, COMMAND, plain_command)
+        with connection() as conn:
+            seat = caller_seat(conn, game_id, required=True)
+            assert seat is not None
+            key = request.headers.get("Idempotency-Key")
+            payload, headers, queued = play(
+                conn, caches(), game_id, seat, body, key, listener.current().latest
+            )
+        after_answer(queued)
+        return bodies.answer(payload, 201, headers)
+
+
+@blp.route("/<uuid:game_id>/events")
+class Events(MethodView):
+    @blp.arguments(schemas.EventsQuerySchema(), location="query")
+    @blp.response(200, schemas.EventSchema(many=True))
+    @blp.alt_response(401, schema=schemas.ProblemSchema)
+    @blp.doc(security=[{"seat": []}, {}])
+    def get(self, query: dict[str, Any], game_id: UUID) -> Any:
+        """The log as the caller may see it; whole and unredacted once the game is over."""
+        with connection() as conn:
+            row = lobby.get(conn, game_id)
+            seat = caller_seat(conn, game_id, required=False)
+            events = _events(conn, row, query["after"])
+            state = _running_state(conn, row)
+        return bodies.answer(seen.events(row, state, events, seat), 200, etag(row.version))
+
+
+def _events(conn: Connection[Any], row: GameRow, after: int) -> list[StoredEvent]:
+    """The events after ``after`` up to the row's version: from the cache when it holds them."""
+    cached = caches().states.events(row.id, after, row.version)
+    return cached if cached is not None else read(conn, row.id, after=after, upto=row.version)
+
+
+@blp.route("/<uuid:game_id>/stream")
+class Stream(MethodView):
+    @blp.response(200, content_type="text/event-stream")
+    @blp.alt_response(401, schema=schemas.ProblemSchema)
+    @blp.doc(security=[{"seat": []}, {}])
+    def get(self, game_id: UUID) -> Response:
+        """Server-sent events: each new event as the caller may see it (``id`` = version).
+
+        Reconnect with ``Last-Event-ID`` (or ``?after=``) to continue where the stream stopped.
+        """
+        after = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
+        if not is_version(after):
+            raise ValidationError("after must be a version number", "after")
+        row = polls.current().rows.current(game_id)  # the streams opened at once share one read
+        seat = None
+        if "Authorization" in request.headers:
+            with connection() as conn:
+                seat = caller_seat(conn, game_id, required=False)
+        row.rules  # noqa: B018 - rules this server does not ship answer a problem, not a broken stream
+        return Response(
+            stream_with_context(stream(row, seat, int(after))),
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+
+@blp.route("/<uuid:game_id>/score")
+class Score(MethodView):
+    @blp.response(200, schemas.ScoreSchema)
+    @blp.alt_response(404, schema=schemas.ProblemSchema)
+    def get(self, game_id: UUID) -> dict[str, Any]:
+        """The final score breakdown per seat, written by the scoring worker."""
+        with connection() as conn:
+            lobby.get(conn, game_id)
+            result = lobby.score(conn, game_id)
+        if result is None:
+            raise NotFound("the game has not been scored yet")
+        return result

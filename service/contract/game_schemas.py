@@ -1,0 +1,211 @@
+"""Each game's JSON Schemas as components of the OpenAPI document, for client generators.
+
+Per game ``<id>``: ``<id>.Options`` (the ``options`` of ``POST /games``), ``<id>.Command`` (a
+``oneOf`` of ``<id>.Command.<type>`` with a discriminator on ``type``: the bodies of
+``POST /games/{id}/commands``), ``<id>.Event`` (likewise; an event of ``/events``, ``/stream`` and
+a 201 is ``{type, data}`` with ``data`` the event without its ``type``: ``<id>.EventData.<type>``)
+and ``<id>.View`` (the ``view`` of ``/state``). The document is OpenAPI 3.0, so the games' draft
+2020-12 schemas are translated into its dialect (the subset ``games/README.md`` asks games to keep to).
+
+:class:`GameReferences` points the platform's generic schemas at them without changing what is
+sent: a command body, an ``/actions`` item and a ``view`` are each ``anyOf`` the games' (``anyOf``,
+not ``oneOf``: two games may share a command such as ``{"type": "pass"}``), and ``POST /games`` is
+``anyOf`` one branch per game with its seat count and bots. An event's ``data`` is the game's
+``<id>.EventData.<type>`` (the event's schema without ``type``), or anything in the platform's own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from apispec import BasePlugin
+from flask_smorest import Api
+
+import games
+from projections.fold import PLATFORM
+
+#: The optional field every command body may carry besides the game's own.
+EXPECTED_VERSION = {
+    "type": "integer",
+    "minimum": 0,
+    "maximum": 2**31 - 1,
+    "description": "the version the command was chosen at; a stale one is 409",
+}
+
+
+DESCRIPTIONS = {
+    "Options": "The `options` of `POST /games` for this game; `GET /catalog/{game}` has them too.",
+    "View": "The `view` of `GET /games/{id}/state`: what the caller's seat (or a spectator) sees.",
+    "Command": "A body of `POST /games/{id}/commands`, as `GET /games/{id}/actions` lists them.",
+    "Event": "An event of `/events`, `/stream` and a command's 201, as the caller may see it: the "
+    "API sends its `type` beside the rest, which is the event's `data`.",
+    "EventData": "The `data` of an event of this type, as the caller may see it.",
+}
+
+
+def register(api: Api) -> None:
+    """Add every game's schemas to ``api``'s components (games without ``SCHEMAS`` are left out)."""
+    for game_id in games.known():
+        for name, schema in components(game_id).items():
+            api.spec.components.schema(name, component=schema)
+
+
+def components(game_id: str) -> dict[str, dict[str, Any]]:
+    """The OpenAPI components of one game, by name."""
+    schemas = games.load(game_id).SCHEMAS
+    if schemas is None:
+        return {}
+    out: dict[str, dict[str, Any]] = {
+        f"{game_id}.Options": {**openapi(schemas["options"]), "description": DESCRIPTIONS["Options"]},
+        f"{game_id}.View": {**openapi(schemas["view"]), "description": DESCRIPTIONS["View"]},
+    }
+    for kind, schema in schemas["events"].items():
+        out[f"{game_id}.EventData.{kind}"] = event_data(openapi(schema))
+    for part, schemas_of, extra in (
+        ("Command", schemas["commands"], {"expected_version": EXPECTED_VERSION}),
+        ("Event", schemas["events"], {}),
+    ):
+        names = {kind: f"{game_id}.{part}.{kind}" for kind in schemas_of}
+        for kind, schema in schemas_of.items():
+            converted = openapi(schema)
+            converted["properties"] = {**converted["properties"], **extra}
+            out[names[kind]] = converted
+        out[f"{game_id}.{part}"] = {
+            "description": DESCRIPTIONS[part],
+            "oneOf": [{"$ref": _ref(name)} for name in names.values()],
+            "discriminator": {"propertyName": "type", "mapping": {k: _ref(n) for k, n in names.items()}},
+        }
+    return out
+
+
+def event_data(schema: dict[str, Any]) -> dict[str, Any]:
+    """An event's schema without its ``type``: the ``data`` the API sends beside the type."""
+    properties = {k: v for k, v in schema["properties"].items() if k != "type"}
+    required = [k for k in schema.get("required", []) if k != "type"]
+    out = {**schema, "properties": properties, "description": DESCRIPTIONS["EventData"]}
+    if required:
+        out["required"] = required
+    else:
+        out.pop("required", None)
+    return out
+
+
+def _ref(name: str) -> str:
+    return f"#/components/schemas/{name}"
+
+
+def openapi(schema: Any) -> Any:
+    """A draft 2020-12 schema (the subset of ``games/README.md``) as an OpenAPI 3.0 schema object:
+    ``type: [T, "null"]`` → ``type: T, nullable: true``; ``const`` → a one-value ``enum``; an
+    ``enum`` holding null is ``nullable``; ``type: "null"`` (in an ``anyOf``) → ``enum: [null]``."""
+    if isinstance(schema, list):
+        return [openapi(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "const":
+            out["enum"] = [value]
+        elif key == "type" and isinstance(value, list):
+            kinds = [k for k in value if k != "null"]
+            if len(kinds) != 1:
+                raise ValueError(f"OpenAPI 3.0 has no union type {value}; use anyOf")
+            out["type"] = kinds[0]
+            out["nullable"] = "null" in value
+        elif key == "type" and value == "null":
+            out["enum"] = [None]
+            out["nullable"] = True
+        elif key in ("properties", "x-value-names", "x-names", "x-descriptions", "default"):
+            out[key] = {k: openapi(v) for k, v in value.items()} if key == "properties" else value
+        elif key == "enum" or key.startswith("x-"):
+            out[key] = value
+        else:
+            out[key] = openapi(value)
+    if None in out.get("enum", []):
+        out["nullable"] = True
+    return out
+
+
+def described() -> list[str]:
+    """The games that have schemas."""
+    return [g for g in games.known() if games.load(g).SCHEMAS is not None]
+
+
+def any_game(part: str) -> dict[str, Any]:
+    """``anyOf`` every game's ``<id>.<part>`` component."""
+    return {"anyOf": [{"$ref": _ref(f"{game_id}.{part}")} for game_id in described()]}
+
+
+def _command(schema: dict[str, Any]) -> None:
+    schema.update(any_game("Command"))
+
+
+def _state(schema: dict[str, Any]) -> None:
+    schema["properties"]["view"].update(any_game("View"))
+
+
+def _event(schema: dict[str, Any]) -> None:
+    """An event is the platform's own (``kotlik.``), or a game's ``type`` with its ``data``."""
+    platform = {"pattern": "^" + PLATFORM.replace(".", "[.]")}
+    branches: list[dict[str, Any]] = [{"properties": {"type": platform}}]
+    for game_id in described():
+        for kind in games.load(game_id).SCHEMAS["events"]:
+            data = {"$ref": _ref(f"{game_id}.EventData.{kind}")}
+            branches.append({"properties": {"type": {"enum": [kind]}, "data": data}})
+    schema["anyOf"] = branches
+
+
+def _seat_request(schema: dict[str, Any]) -> None:
+    """A seat needs a name or a player, and is a player's or a bot's, not both."""
+    schema["anyOf"] = [{"required": ["name"]}, {"required": ["player"]}]
+    schema["not"] = {"required": ["player", "bot"], "properties": {"bot": {"type": "string"}}}
+
+
+def _create_game(schema: dict[str, Any]) -> None:
+    """Per game: how many seats it takes and which bots may sit in them."""
+    branches = []
+    for game_id in games.known():
+        game = games.load(game_id)
+        bots = {"enum": [*game.BOTS, None], "nullable": True}
+        seats = {
+            "minItems": game.INFO.min_seats,
+            "maxItems": game.INFO.max_seats,
+            "items": {"properties": {"bot": bots}},
+        }
+        branches.append({"properties": {"game": {"enum": [game_id]}, "seats": seats}})
+    schema["anyOf"] = branches
+
+
+#: Component name → what it gains.
+REFERENCES = {
+    "Command": _command,
+    "State": _state,
+    "Event": _event,
+    "SeatRequest": _seat_request,
+    "CreateGame": _create_game,
+}
+
+#: The operations whose bodies are commands: ``/actions`` lists them.
+ACTIONS = "games.Actions"
+
+
+class GameReferences(BasePlugin):
+    """The platform's components and ``/actions`` refer to the games' components."""
+
+    def schema_helper(self, name: str, definition: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        extend = REFERENCES.get(name)
+        if extend is not None:
+            extend(definition)
+        return definition
+
+    def operation_helper(
+        self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
+        rule = kwargs.get("rule")
+        if rule is None or rule.endpoint != ACTIONS:
+            return
+        responses = (operations or {}).get("get", {}).get("responses", {})
+        ok = responses.get(200) or responses.get("200")
+        if isinstance(ok, dict):
+            items = {"$ref": _ref("Command")}
+            ok["content"] = {"application/json": {"schema": {"type": "array", "items": items}}}

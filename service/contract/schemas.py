@@ -1,0 +1,295 @@
+"""The REST contract as marshmallow schemas; flask-smorest turns them into the OpenAPI document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
+from webargs.flaskparser import FlaskParser
+
+import games
+from projections.webhooks import KINDS
+
+#: Versions are PostgreSQL integers; anything larger is refused, not overflowed.
+VERSION = validate.Range(min=0, max=2**31 - 1)
+
+#: PostgreSQL stores no U+0000 in text; a query string holding one was a 500 (bodies are checked
+#: as they are read, by :func:`service.guard.limits.check_json`).
+#: Written so that it reads the same as an ECMA regex in the OpenAPI document (no ``\A``/``\Z``).
+NO_NUL = validate.Regexp(r"^[^\u0000]*$", error="may not hold U+0000")
+
+#: Lobby pages: the row offset (page - 1) × page_size must stay a PostgreSQL bigint.
+PAGE = validate.Range(min=1, max=2**31 - 1)
+
+
+class PaginationParser(FlaskParser):
+    """flask-smorest's pagination parameters with ``page`` bounded too.
+
+    Its schema bounds ``page_size`` (by ``max_page_size``) but not ``page``, and a page past
+    2⁶³ rows overflowed the query's OFFSET into a 500; now it is a 422 like any bad field.
+    """
+
+    def parse(self, argmap: Any, req: Any = None, **kwargs: Any) -> Any:
+        return super().parse(argmap, req, validate=_bounded_page, **kwargs)
+
+
+def _bounded_page(params: Any) -> None:
+    try:
+        PAGE(params.page)
+    except ValidationError as e:
+        raise ValidationError({"page": e.messages}) from None
+
+
+#: Set on each blueprint as its ``PAGINATION_ARGUMENTS_PARSER`` (read per request).
+PAGINATION_PARSER = PaginationParser()
+
+
+class SeatRequestSchema(Schema):
+    name = fields.String(
+        validate=validate.Length(min=1, max=80),
+        metadata={"description": "required unless `player` is given (then it defaults to theirs)"},
+    )
+    bot = fields.String(
+        load_default=None, allow_none=True, metadata={"description": "a bot name, e.g. default"}
+    )
+    player = fields.UUID(metadata={"description": "a player's id: the seat is bound to that player"})
+
+    @validates_schema
+    def _named(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if not data.get("name") and not data.get("player"):
+            raise ValidationError("a seat needs a name or a player", "name")
+        if data.get("player") and data.get("bot"):
+            raise ValidationError("a seat is a player's or a bot's, not both", "player")
+
+
+class WebhookRequestSchema(Schema):
+    url = fields.String(
+        required=True,
+        validate=[validate.Length(min=1, max=2000), NO_NUL],
+        metadata={"description": "http(s); private and loopback addresses are refused"},
+    )
+    kinds = fields.List(
+        fields.String(validate=validate.OneOf(KINDS)),
+        load_default=lambda: list(KINDS),
+        validate=validate.Length(min=1, max=len(KINDS)),
+        metadata={"description": f"the notices to send: {', '.join(KINDS)} (default: all)"},
+    )
+
+
+class CreateGameSchema(Schema):
+    game = fields.String(
+        required=True,
+        validate=validate.OneOf(games.known(), error="unknown game {input!r}; this server hosts {choices}"),
+        metadata={"example": "kupferkessel"},
+    )
+    seats = fields.List(
+        fields.Nested(SeatRequestSchema), required=True, validate=validate.Length(min=1, max=8)
+    )
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={
+            "description": "the game's options, and `clock` for any game: "
+            '`{"per_move": "24h", "on_timeout": "bot" | "forfeit", "warn_before"?: "1h"}`'
+        },
+    )
+    webhooks = fields.List(
+        fields.Nested(WebhookRequestSchema),
+        load_default=list,
+        validate=validate.Length(max=5),
+        metadata={"description": "the creator's webhooks for this game; each one's secret is in the answer"},
+    )
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer()
+    name = fields.String()
+    bot = fields.String(allow_none=True)
+
+
+class CreatedSeatSchema(SeatSchema):
+    token = fields.String(allow_none=True, metadata={"description": "bearer token, shown only here"})
+
+
+class GameSummarySchema(Schema):
+    id = fields.UUID()
+    game = fields.String()
+    status = fields.String(metadata={"description": "active, scoring or finished"})
+    version = fields.Integer()
+    rules_version = fields.Integer()
+    options = fields.Dict()
+    arranged = fields.Boolean()
+    seats = fields.List(fields.Nested(SeatSchema))
+    to_move = fields.List(fields.Integer())
+    result = fields.Dict(allow_none=True)
+    seed_sha256 = fields.String()
+    seed = fields.String(allow_none=True, metadata={"description": "revealed once the game is finished"})
+    created_at = fields.DateTime()
+    updated_at = fields.DateTime()
+    clock = fields.Dict(allow_none=True, metadata={"description": "the turn clock, if the game has one"})
+    deadline = fields.DateTime(
+        allow_none=True, metadata={"description": "when the seats to move run out of time (RFC 3339)"}
+    )
+    rematch = fields.UUID(allow_none=True, metadata={"description": "the rematch of this game, once started"})
+
+
+class WebhookSchema(Schema):
+    id = fields.UUID()
+    url = fields.String()
+    kinds = fields.List(fields.String())
+    created_at = fields.DateTime()
+
+
+class CreatedWebhookSchema(WebhookSchema):
+    secret = fields.String(
+        metadata={"description": "the HMAC-SHA256 key of X-Kotlik-Signature, shown only here"}
+    )
+
+
+class CreatedGameSchema(GameSummarySchema):
+    seats = fields.List(fields.Nested(CreatedSeatSchema))
+    webhooks = fields.List(fields.Nested(CreatedWebhookSchema))
+
+
+class PlayerRequestSchema(Schema):
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=80), NO_NUL])
+
+
+class PlayerSchema(Schema):
+    id = fields.UUID()
+    name = fields.String()
+    created_at = fields.DateTime()
+
+
+class CreatedPlayerSchema(PlayerSchema):
+    key = fields.String(metadata={"description": "the player's bearer key, shown only here"})
+
+
+class PlayerGameSchema(GameSummarySchema):
+    seat = fields.Integer(metadata={"description": "the player's seat in this game"})
+    your_turn = fields.Boolean(metadata={"description": "the game waits on this player's seat"})
+
+
+class PlayerGamesQuerySchema(Schema):
+    status = fields.String(validate=validate.OneOf(["active", "scoring", "finished"]))
+
+
+class ClaimSchema(Schema):
+    token = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=200),
+        metadata={"description": "the invite's seat token"},
+    )
+
+
+class ClaimedSchema(Schema):
+    game_id = fields.UUID()
+    seat = fields.Integer()
+    player = fields.UUID()
+
+
+class DeliverySchema(Schema):
+    id = fields.Integer()
+    webhook_id = fields.UUID()
+    url = fields.String()
+    kind = fields.String()
+    body = fields.Dict()
+    status = fields.String(
+        metadata={"description": "pending, delivered, failed, or cancelled (its webhook was removed)"}
+    )
+    attempts = fields.List(
+        fields.Dict(), metadata={"description": "each attempt: at (Unix time), status (HTTP) or error"}
+    )
+    next_at = fields.DateTime()
+    created_at = fields.DateTime()
+    delivered_at = fields.DateTime(allow_none=True)
+
+
+class LobbyQuerySchema(Schema):
+    game = fields.String(validate=NO_NUL)
+    status = fields.String(validate=validate.OneOf(["active", "scoring", "finished"]))
+
+
+class StateQuerySchema(Schema):
+    at = fields.Integer(validate=VERSION, metadata={"description": "replay to this version"})
+    wait = fields.Integer(
+        validate=validate.Range(min=0, max=60),
+        metadata={
+            "description": "long-poll: wait up to N seconds for a version newer than If-None-Match or since"
+        },
+    )
+    since = fields.Integer(validate=VERSION)
+
+
+class StateSchema(Schema):
+    id = fields.UUID()
+    version = fields.Integer()
+    seat = fields.Integer(allow_none=True)
+    to_move = fields.List(fields.Integer())
+    over = fields.Boolean()
+    deadline = fields.DateTime(
+        allow_none=True, metadata={"description": "when the seats to move run out of time (RFC 3339)"}
+    )
+    view = fields.Dict()
+
+
+class CommandSchema(Schema):
+    """A command body: ``type`` plus the game's own fields (see ``GET /actions``)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    type = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    expected_version = fields.Integer(validate=VERSION)
+
+
+class EventSchema(Schema):
+    version = fields.Integer()
+    type = fields.String()
+    data = fields.Dict()
+    seat = fields.Integer(allow_none=True, metadata={"description": "the seat whose command caused it"})
+    command = fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "the command that caused it; while the game runs, other seats see only its type"
+        },
+    )
+    recorded_at = fields.DateTime()
+
+
+class AppendedSchema(Schema):
+    """What a command (or a resignation) did: the new version, the events it caused as the caller
+    may see them, and who moves next, so a client knows whether to play again without asking."""
+
+    version = fields.Integer()
+    events = fields.List(fields.Nested(EventSchema))
+    to_move = fields.List(
+        fields.Integer(),
+        metadata={"description": "the seats to move now, as in `GET /state`; empty once the game is over"},
+    )
+    over = fields.Boolean(metadata={"description": "whether the game is over (being scored or finished)"})
+
+
+class EventsQuerySchema(Schema):
+    after = fields.Integer(load_default=0, validate=VERSION)
+
+
+class ScoreSchema(Schema):
+    seats = fields.List(fields.Dict())
+    winners = fields.List(fields.Integer())
+    ended = fields.List(
+        fields.Dict(),
+        metadata={"description": "seats that resigned or forfeited on time: {seat, reason}; the rest win"},
+    )
+
+
+class ProblemSchema(Schema):
+    """RFC 9457 problem details, sent as `application/problem+json` with every error."""
+
+    type = fields.String(metadata={"description": "a URI naming the problem; `about:blank`: plain HTTP"})
+    title = fields.String(metadata={"description": "the kind of problem, in words"})
+    status = fields.Integer(metadata={"description": "the HTTP status"})
+    detail = fields.String(metadata={"description": "this occurrence: the rule's reason, the field at fault"})
+    errors = fields.Dict(metadata={"description": "field errors, by location and field (422)"})
+    version = fields.Integer(metadata={"description": "the game's current version (409 stale version)"})
+    limit = fields.String(metadata={"description": "the rate limit that was exceeded (429)"})

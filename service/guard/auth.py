@@ -1,0 +1,105 @@
+"""Who is calling: the seat a bearer token (a seat token or a player key) holds in a game, a
+spectator, or a player."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+from flask import request
+from psycopg import Connection
+
+from projections import lobby, players
+from projections.caches import Caches
+from projections.fold import Folded
+from service.context import caches
+from service.contract.problems import Unauthorized
+
+
+def bearer() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    token = bearer_token(header)
+    if token is None:
+        raise Unauthorized("the Authorization header must be 'Bearer <seat token>'")
+    return token
+
+
+def bearer_token(header: str) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header; ``None`` for any other header."""
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def seat_of(conn: Connection[Any], caches: Caches, game_id: UUID, token: str) -> int | None:
+    """The seat ``token`` (a seat token or a player key) holds in the game, or ``None``.
+
+    Raises :class:`projections.tokens.TokenExpired` for a seat token whose time is up.
+    """
+    seat = caches.tokens.seat_for(conn, game_id, token)
+    return players.seat_in(conn, game_id, token) if seat is None else seat
+
+
+def seat_and_game(
+    conn: Connection[Any],
+    caches: Caches,
+    game_id: UUID,
+    token: str,
+    newest: Callable[[UUID], int] | None = None,
+) -> tuple[int | None, lobby.GameRow, Folded]:
+    """:func:`seat_of`, with the game's lobby row and state in the same round trip.
+
+    A game this process holds no row of is read with its seed and kept whole, so that a command
+    after this, the seat's first here included, writes alone (:func:`commands.handlers.play`).
+    ``newest`` is as for :meth:`projections.state.States.with_row`.
+    """
+    hot = caches.states.get(game_id)
+    whole = hot is None or hot.row is None
+    asked: list[Callable[[], int | None]] = []
+
+    def ask_row(conn: Connection[Any]) -> Callable[[], lobby.GameRow]:
+        asked.append(caches.tokens.later(conn, game_id, token))
+        return lobby.later(conn, game_id, secret=whole)
+
+    row, folded = caches.states.with_row(conn, game_id, ask_row, newest)
+    if whole:
+        caches.states.put(game_id, folded, row=row)
+    seat = asked[0]()
+    return (players.seat_in(conn, game_id, token) if seat is None else seat), row, folded
+
+
+def caller_seat(conn: Connection[Any], game_id: UUID, *, required: bool) -> int | None:
+    """The caller's seat; ``None`` for a spectator (no token) unless a seat is ``required``.
+
+    A token that holds no seat in this game is refused even where spectators are welcome, so a
+    client with a wrong or forged token learns so instead of silently seeing less. An unknown
+    game is a 404 before it is a 401; that is checked only when the token fails.
+    """
+    try:
+        token = bearer()
+        if token is None:
+            if required:
+                raise Unauthorized("this needs a seat token: Authorization: Bearer <token>")
+            return None
+        seat = seat_of(conn, caches(), game_id, token)
+        if seat is None:
+            raise Unauthorized("the token holds no seat in this game")
+        return seat
+    except Unauthorized:
+        lobby.get(conn, game_id)
+        raise
+
+
+def caller_player(conn: Connection[Any]) -> players.Player:
+    """The player whose key is the bearer token; 401 without one or for a key of no player."""
+    key = bearer()
+    if key is None:
+        raise Unauthorized("this needs a player key: Authorization: Bearer <player key>")
+    player = players.by_key(conn, key)
+    if player is None:
+        raise Unauthorized("no player has this key")
+    return player

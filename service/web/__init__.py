@@ -1,0 +1,2 @@
+"""The browser client: :mod:`service.web.pages` serves ``/`` and the ES modules, CSS and board
+renderers beside it (``boards/<game>.js``), loaded as they are: no build step, no CDN."""
