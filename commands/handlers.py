@@ -15,7 +15,6 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
-from types import ModuleType
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -27,7 +26,7 @@ import games
 from commands import writes
 from events import NewEvent, StoredEvent, VersionConflict, append, read
 from events.outbox import Queued
-from games.interface import Event, GameError, IllegalMove
+from games.interface import Event, GameError, IllegalMove, Rules
 from games.rng import Rng
 from projections import clocks, lobby, players, resignation, seen, tokens, webhooks
 from projections.caches import Caches
@@ -35,7 +34,7 @@ from projections.fold import PLATFORM, Folded, fold, snapshot_due
 from projections.state import States
 
 #: ``check(rules, state, seat, command)``: raises a :class:`GameError` for a command to refuse.
-Check = Callable[[ModuleType, Any, int, dict[str, Any]], None]
+Check = Callable[[Rules, Any, int, dict[str, Any]], None]
 
 
 class GameOver(GameError):
@@ -410,7 +409,7 @@ def plain(events: list[Event]) -> list[Event]:
     return list(orjson.loads(orjson.dumps(events, option=orjson.OPT_NON_STR_KEYS)))
 
 
-def _check_seats(game: ModuleType, seats: list[dict[str, Any]], options: dict[str, Any]) -> None:
+def _check_seats(game: Rules, seats: list[dict[str, Any]], options: dict[str, Any]) -> None:
     """The seat count, the bots and where the game's rules let them sit (422 before anything is written)."""
     games.check_seats(game, [seat.get("bot") for seat in seats], options)
 
@@ -422,7 +421,7 @@ def _new(event: Event, meta: dict[str, Any]) -> NewEvent:
 
 def _step(
     game_id: UUID,
-    game: ModuleType,
+    game: Rules,
     seats: list[dict[str, Any]],
     at: int,
     events: list[NewEvent],

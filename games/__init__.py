@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
-from types import ModuleType
+from typing import cast
 
 from games.interface import GameError, IllegalMove, InvalidOptions, NotYourTurn, Rules
 from games.toolkit import check_seats
@@ -25,19 +25,18 @@ def known() -> list[str]:
 
 
 @cache
-def load(game_id: str, rules_version: int | None = None) -> ModuleType:
+def load(game_id: str, rules_version: int | None = None) -> Rules:
     """The rules module of ``game_id``: the newest, or the one of ``rules_version``.
 
     A game is folded and decided by the rules version it started with, for ever; a package keeps
     each older version it has shipped as ``games/<id>/v<N>`` (see ``games/README.md``). The module
-    is a :class:`~games.interface.Rules`, which mypy checks in each engine; the return type stays
-    ``ModuleType`` while the platform's annotations of an engine say so.
+    is a :class:`~games.interface.Rules`, which mypy checks in each engine.
     """
     if game_id not in known():
         raise UnknownGame(f"no game {game_id!r}; known: {known()}")
     newest = importlib.import_module(f"games.{game_id}")
     if rules_version is None or rules_version == newest.INFO.rules_version:
-        return newest
+        return cast(Rules, newest)
     name = f"games.{game_id}.v{rules_version}"
     try:
         older = importlib.import_module(name)
@@ -50,7 +49,7 @@ def load(game_id: str, rules_version: int | None = None) -> ModuleType:
             f"{game_id} has no rules version {rules_version!r}; this server plays version "
             f"{newest.INFO.rules_version} and keeps {versions(game_id)}"
         ) from None
-    return older
+    return cast(Rules, older)
 
 
 def versions(game_id: str) -> list[int]:

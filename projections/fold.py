@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 from uuid import UUID
 
 from psycopg import Connection
 from psycopg.rows import tuple_row
 
-from games.interface import Event
+from games.interface import Event, Rules
 
 #: Fold cache interval in events; deleting snapshots loses nothing.
 SNAPSHOT_EVERY = 50
@@ -40,7 +39,7 @@ class Folded:
     version: int
 
 
-def fold(game: ModuleType, events: Iterable[Event], state: Any = None) -> Any:
+def fold(game: Rules, events: Iterable[Event], state: Any = None) -> Any:
     """``state`` with ``events`` (bodies: ``{"type": ..., **data}``) applied; platform events skipped."""
     for event in events:
         if not event["type"].startswith(PLATFORM):
@@ -48,7 +47,7 @@ def fold(game: ModuleType, events: Iterable[Event], state: Any = None) -> Any:
     return state
 
 
-def state_at(conn: Connection[Any], game_id: UUID, game: ModuleType, at: int | None = None) -> Folded:
+def state_at(conn: Connection[Any], game_id: UUID, game: Rules, at: int | None = None) -> Folded:
     """The state at version ``at`` (``None``: the newest), from the newest snapshot at or before it.
 
     One statement reads the snapshot and the events after it: a cold load or a replay is one round
@@ -61,7 +60,7 @@ def state_at(conn: Connection[Any], game_id: UUID, game: ModuleType, at: int | N
     return _folded(game, rows)
 
 
-def newest_later(conn: Connection[Any], game_id: UUID) -> Callable[[ModuleType], Folded]:
+def newest_later(conn: Connection[Any], game_id: UUID) -> Callable[[Rules], Folded]:
     """The newest state, asked now and folded when called with the game's rules: in a pipeline
     (``conn.pipeline()``), a cold load shares its round trip with the lobby read that names those
     rules. Its snapshot is one of the rules version the lobby row records."""
@@ -74,7 +73,7 @@ def _asked(game_id: UUID, rules: int | None, at: int | None) -> dict[str, Any]:
     return {"game": game_id, "rules": rules, "at": at}
 
 
-def _folded(game: ModuleType, rows: list[tuple[Any, ...]]) -> Folded:
+def _folded(game: Rules, rows: list[tuple[Any, ...]]) -> Folded:
     if not rows:
         return Folded(None, 0)
     snapshot = rows[0][1] is None

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from types import ModuleType
 from typing import Any
 from uuid import UUID
 
@@ -18,6 +17,7 @@ from psycopg import Connection
 from psycopg.types.json import Jsonb
 
 import games
+from games.interface import Rules
 
 
 class GameNotFound(LookupError):
@@ -57,7 +57,7 @@ class GameRow:
         return self.status != "active"
 
     @property
-    def rules(self) -> ModuleType:
+    def rules(self) -> Rules:
         """The rules this game started with: every fold and decision of it uses them."""
         return games.load(self.kind, self.rules_version)
 

@@ -8,10 +8,11 @@ scoring worker and ``kotlik verify`` compute the same result.
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any
 
 import orjson
+
+from games.interface import Rules
 
 #: The event type of a seat leaving a game.
 RESIGNED = "kotlik.SeatResigned"
@@ -19,7 +20,7 @@ RESIGNED = "kotlik.SeatResigned"
 REASONS = ("resigned", "forfeit")
 
 
-def result(game: ModuleType, state: Any, seats: int, left: dict[int, str]) -> dict[str, Any]:
+def result(game: Rules, state: Any, seats: int, left: dict[int, str]) -> dict[str, Any]:
     """The result of a game of ``seats`` seats that ``left`` (seat → reason) ended."""
     try:
         scored = orjson.loads(orjson.dumps(game.score(state), option=orjson.OPT_NON_STR_KEYS))

@@ -24,7 +24,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from types import ModuleType
 from typing import Any
 from uuid import UUID
 
@@ -32,6 +31,7 @@ from psycopg import Connection
 
 from events import StoredEvent, read
 from events.store import later
+from games.interface import Rules
 from projections.fold import Folded, fold, newest_later, state_at
 from projections.lobby import GameRow
 
@@ -105,7 +105,7 @@ class States:
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
 
-    def advance(self, game_id: UUID, game: ModuleType, events: Sequence[StoredEvent]) -> None:
+    def advance(self, game_id: UUID, game: Rules, events: Sequence[StoredEvent]) -> None:
         """Bring the cached state forward by ``events`` if they are the ones right after it (as a
         notification carries them); any other entry is left for a read to bring forward."""
         entry = self.get(game_id)
@@ -120,7 +120,7 @@ class States:
         entry = self.get(game_id)
         return None if entry is None else entry.at(version)
 
-    def load(self, conn: Connection[Any], game_id: UUID, game: ModuleType, version: int) -> Folded:
+    def load(self, conn: Connection[Any], game_id: UUID, game: Rules, version: int) -> Folded:
         """The state at ``version``, which the caller has just read from the lobby row."""
         if (held := self.held(game_id, version)) is not None:
             return held

@@ -149,9 +149,11 @@ def _event(schema: dict[str, Any]) -> None:
     platform = {"pattern": "^" + PLATFORM.replace(".", "[.]")}
     branches: list[dict[str, Any]] = [{"properties": {"type": platform}}]
     for game_id in described():
-        for kind in games.load(game_id).SCHEMAS["events"]:
-            data = {"$ref": _ref(f"{game_id}.EventData.{kind}")}
-            branches.append({"properties": {"type": {"enum": [kind]}, "data": data}})
+        schemas = games.load(game_id).SCHEMAS
+        assert schemas is not None  # described() lists only the games that have them
+        for event_type in schemas["events"]:
+            data = {"$ref": _ref(f"{game_id}.EventData.{event_type}")}
+            branches.append({"properties": {"type": {"enum": [event_type]}, "data": data}})
     schema["anyOf"] = branches
 
 

@@ -20,14 +20,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from itertools import islice
-from types import ModuleType
 from typing import Any
 
 import jsonschema_rs
 from flask import Flask, Response
 
 import games
-from games.interface import IllegalMove, InvalidOptions
+from games.interface import IllegalMove, InvalidOptions, Rules
 from service.contract import problems
 
 #: A body is refused with at most this many field errors, each at most this long.
@@ -82,7 +81,7 @@ def check_options(game_id: str, options: Any) -> None:
         raise OptionsRefused(_errors(validator, options, ["options"]))
 
 
-def check_command(rules: ModuleType, state: Any, seat: int, command: dict[str, Any]) -> None:
+def check_command(rules: Rules, state: Any, seat: int, command: dict[str, Any]) -> None:
     """Raise :class:`CommandRefused` if the schema of the command's ``type`` refuses it (a
     :data:`commands.handlers.Check`)."""
     commands = validators(rules.INFO.id, rules.INFO.rules_version).commands
