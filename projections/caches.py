@@ -28,7 +28,10 @@ TOKENS = ("KOTLIK_TOKEN_GAMES", 10_000)
 
 
 class Forgettable(Protocol):
-    """What a registered cache offers: to forget everything, as a restart does."""
+    """What a registered cache offers: how many entries it holds, and to forget them all, as a
+    restart does."""
+
+    def __len__(self) -> int: ...
 
     def clear(self) -> None: ...
 
@@ -63,6 +66,12 @@ class Caches:
             raise ValueError(f"a cache named {name!r} is registered already")
         self.others[name] = cache
         return cache
+
+    def held(self) -> dict[str, int]:
+        """How many entries each cache holds now, by name."""
+        return {"states": len(self.states), "tokens": len(self.tokens)} | {
+            name: len(cache) for name, cache in self.others.items()
+        }
 
     def forget(self) -> None:
         """Forget what every cache holds."""

@@ -205,6 +205,10 @@ class States:
             return None
         return [e for e in entry.recent if after < e.version <= upto]
 
+    def __len__(self) -> int:
+        """How many entries it holds now."""
+        return len(self._entries)
+
     def clear(self) -> None:
         """Forget every game, as a restart does."""
         with self._lock:

@@ -100,6 +100,10 @@ class KnownTokens:
 
         return answer
 
+    def __len__(self) -> int:
+        """How many entries it holds now."""
+        return len(self._known)
+
     def clear(self) -> None:
         """Forget every game's tokens, as a restart does."""
         self._known.clear()

@@ -115,6 +115,10 @@ class Spans:
                         self._kept.popitem(last=False)
             return block
 
+    def __len__(self) -> int:
+        """How many entries it holds now."""
+        return len(self._kept)
+
     def clear(self) -> None:
         """Forget every rendered span, as a restart does."""
         with self._lock:

@@ -158,6 +158,10 @@ class Listener:
             self._heard(found, int(version))
         return self._covered_from(epoch, now, [found for found, _ in versions]).get(game_id)
 
+    def __len__(self) -> int:
+        """How many entries it holds now."""
+        return len(self._latest)
+
     def clear(self) -> None:
         """Forget the versions heard, as a restart does: a waiter then wakes on the game's next
         notification or its timeout, and a reader asks the database."""

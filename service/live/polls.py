@@ -132,6 +132,10 @@ class LongPolls:
             row = rows.past(game_id, entry.folded.version - 1) or row
         return self._rendered(row, seat)
 
+    def __len__(self) -> int:
+        """How many entries it holds now."""
+        return len(self._answers)
+
     def clear(self) -> None:
         """Forget the rendered answers, as a restart does."""
         with self._lock:

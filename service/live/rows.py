@@ -150,6 +150,10 @@ class Rows:
                 self._remember(game_id, _Read(row, mark, at))
         return row
 
+    def __len__(self) -> int:
+        """How many entries it holds now."""
+        return len(self._reads)
+
     def clear(self) -> None:
         """Forget the rows read, as a restart does."""
         with self._lock:

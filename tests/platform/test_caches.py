@@ -4,11 +4,12 @@ shared with no other app, and forgotten by one call."""
 from __future__ import annotations
 
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import pytest
 
 from projections.caches import Caches, size
+from projections.tokens import KnownTokens
 
 
 def _app(pool: Any, **config: Any) -> Any:
@@ -46,14 +47,29 @@ def test_forgetting_empties_every_cache_and_the_app_answers_as_before(pool: Any)
     game_id, path = UUID(game["id"]), f"/api/v1/games/{game['id']}"
     token = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
     before = client.get(f"{path}/state", headers=token).json
+    assert client.get(f"{path}/state?wait=1&since=0", headers=token).status_code == 200  # a long-poll
+    stream = client.get(f"{path}/stream?after=0", headers=token, buffered=False)
+    assert b"id: 1" in b"".join(next(stream.response) for _ in range(2))  # its first span
+    stream.close()
     caches = app.extensions["kotlik.caches"]
-    assert caches.states.get(game_id) is not None and caches.tokens.held(game_id)
+    held = caches.held()
+    assert held.keys() == {"states", "tokens", "heard versions", "lobby rows", "poll answers", "stream spans"}
+    assert all(held[name] > 0 for name in ("states", "tokens", "lobby rows", "poll answers", "stream spans"))
 
     caches.forget()
 
+    assert caches.held() == dict.fromkeys(held, 0)
     assert caches.states.get(game_id) is None and not caches.tokens.held(game_id)
-    assert caches.others["heard versions"].latest(game_id) == 0
     assert client.get(f"{path}/state", headers=token).json == before
+
+
+def test_a_cache_keeps_no_more_than_its_size() -> None:
+    """The oldest game goes first (the tokens' cache here; the states' in test_hot_commands)."""
+    tokens = KnownTokens(2)
+    games = [uuid4() for _ in range(3)]
+    for game_id in games:
+        tokens.remember(game_id, [])
+    assert [tokens.held(g) for g in games] == [False, True, True] and len(tokens) == 2
 
 
 def test_two_apps_share_no_cache(pool: Any) -> None:

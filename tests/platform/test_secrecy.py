@@ -417,3 +417,34 @@ def test_a_running_games_seed_is_read_only_by_the_deciding_code_and_revealed_whe
         assert row.seed is None, "scoring reveals the seed, not the game's end"
         commands.score_game(conn, game_id, row.version)
         assert lobby.get(conn, game_id).seed == secret
+
+
+@pytest.mark.parametrize("kind", ["kupferkessel", "skodakouzla"])
+def test_a_bot_is_given_its_seats_view_and_nothing_more(
+    pool: Any, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker's bot turn hands the bot what its seat may see (:func:`projections.seen.view`),
+    never the state with the others' hidden cards in it."""
+    import commands
+
+    rules = games.load(kind)
+    given: list[Any] = []
+
+    def spy(view: Any, actions: Sequence[dict[str, Any]], rng: Rng) -> dict[str, Any]:
+        given.append(view)
+        return dict(actions[0])
+
+    monkeypatch.setitem(rules.BOTS, "default", spy)
+    with pool.connection() as conn:
+        game_id = commands.create_game(
+            conn, kind, [{"name": "A"}, {"name": "B", "bot": "default"}], {}
+        ).game.id
+        row = lobby.get(conn, game_id)
+        while 1 not in row.to_move:  # the human plays until it is the bot's turn
+            state = state_at(conn, game_id, rules).state
+            commands.play(conn, game_id, row.to_move[0], dict(rules.legal_actions(state, row.to_move[0])[0]))
+            row = lobby.get(conn, game_id)
+        state = state_at(conn, game_id, rules).state
+        assert play_bot(conn, game_id, 1, row.version) is not None
+    assert given == [rules.view(state, 1)]
+    assert given[0] != state and given[0] != rules.view(state, 0)
