@@ -88,11 +88,7 @@ def create_game(
     game = games.load(kind)
     _check_seats(game, seats, options)
     bound = {i: UUID(str(s["player"])) for i, s in enumerate(seats) if s.get("player")}
-    if bound:
-        known = players.names(conn, list(set(bound.values())))
-        seats = [
-            {**s, "name": s.get("name") or known[bound[i]]} if i in bound else s for i, s in enumerate(seats)
-        ]
+    seats = _named(conn, seats, bound)
     seed = secrets.token_bytes(32)
     seed_sha256 = hashlib.sha256(seed).hexdigest()
     opening = plain(game.setup(dict(options), len(seats), Rng(seed, "setup")))
@@ -407,6 +403,16 @@ def _seed(row: lobby.GameRow) -> bytes:
 def plain(events: list[Event]) -> list[Event]:
     """Events as they come back from jsonb (tuples as lists), so the cached fold equals a cold one."""
     return list(orjson.loads(orjson.dumps(events, option=orjson.OPT_NON_STR_KEYS)))
+
+
+def _named(
+    conn: Connection[Any], seats: list[dict[str, Any]], bound: dict[int, UUID]
+) -> list[dict[str, Any]]:
+    """``seats`` with each seat bound to a player and given no name named after that player."""
+    if not bound:
+        return seats
+    known = players.names(conn, list(set(bound.values())))
+    return [{**s, "name": s.get("name") or known[bound[i]]} if i in bound else s for i, s in enumerate(seats)]
 
 
 def _check_seats(game: Rules, seats: list[dict[str, Any]], options: dict[str, Any]) -> None:

@@ -78,19 +78,8 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     app.extensions["kotlik.watchers_pool"] = watchers = create_pool(
         database_url(app), max_size=WATCHERS_POOL, kind=kind
     )
-    app.extensions["kotlik.caches"] = caches = Caches.sized(app.config)
-    heard = settings.positive(config, "KOTLIK_HEARD_GAMES", HEARD_KEPT, "games")
-    listener = caches.add("heard versions", Listener(database_url(app), heard).start())
-    app.extensions["kotlik.listener"] = listener
-    kept = settings.positive(config, "KOTLIK_ROWS_GAMES", ROWS_KEPT, "games")
-    rows = caches.add("lobby rows", Rows(listener, caches.states, watchers.connection, kept))
-    listener.follow(rows.heard)
-    answers = settings.positive(config, "KOTLIK_POLL_ANSWERS", ANSWERS_KEPT, "answers")
-    app.extensions["kotlik.polls"] = caches.add(
-        "poll answers", LongPolls(rows, caches.states, watchers.connection, answers)
-    )
-    spans = settings.positive(config, "KOTLIK_STREAM_SPANS", SPANS_KEPT, "spans")
-    app.extensions["kotlik.spans"] = caches.add("stream spans", Spans(spans))
+    app.extensions["kotlik.caches"] = caches = Caches.sized(config)
+    _live(app, config, caches, watchers)
 
     api = KotlikApi(app)
     for blueprint in (games, endings, players, exports, catalog, health):
@@ -103,6 +92,23 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     _pipeline(app)
     app.add_url_rule(f"{API_PREFIX}/docs/assets/<path:name>", "docs_assets", _docs_asset)
     return app
+
+
+def _live(app: Flask, config: dict[str, Any], caches: Caches, watchers: ConnectionPool) -> None:
+    """The live paths' parts, each one of the app's caches and sized by its setting: the listener
+    and the versions it heard, the lobby rows the waiters share, the long-polls' rendered answers
+    and the streams' rendered spans."""
+    heard = settings.positive(config, "KOTLIK_HEARD_GAMES", HEARD_KEPT, "games")
+    listener = caches.add("heard versions", Listener(database_url(app), heard).start())
+    app.extensions["kotlik.listener"] = listener
+    kept = settings.positive(config, "KOTLIK_ROWS_GAMES", ROWS_KEPT, "games")
+    rows = caches.add("lobby rows", Rows(listener, caches.states, watchers.connection, kept))
+    listener.follow(rows.heard)
+    answers = settings.positive(config, "KOTLIK_POLL_ANSWERS", ANSWERS_KEPT, "answers")
+    waiting = LongPolls(rows, caches.states, watchers.connection, answers)
+    app.extensions["kotlik.polls"] = caches.add("poll answers", waiting)
+    spans = settings.positive(config, "KOTLIK_STREAM_SPANS", SPANS_KEPT, "spans")
+    app.extensions["kotlik.spans"] = caches.add("stream spans", Spans(spans))
 
 
 def _pipeline(app: Flask) -> None:

@@ -9,8 +9,8 @@ notifying a command cost PostgreSQL about a fifth more CPU (``docs/performance.m
 A web process needs to hear a game's moves only while something of it waits on the game (a stream,
 a long-poll), and its listener leases those games in ``watched`` (alembic ``0008``). So an append
 to a game nobody leases notifies nobody; the listener, when it leases a game anew, reads the
-game's version itself (:mod:`service.live.listener`), and whatever it has remembered of a game it did not
-lease is read again before it is trusted (:mod:`service.live.rows`).
+game's version itself (:mod:`service.live`), and whatever it has remembered of a game it did not
+lease is read again before it is trusted (:mod:`service.rows`).
 
 The lease is looked up by the trigger's own query, which (the function being volatile) sees every
 lease committed before it runs, and by then the append's statement holds the lobby row's lock.
