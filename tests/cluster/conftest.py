@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import secrets
 import shutil
 import signal
 import subprocess
@@ -146,46 +147,73 @@ class Cluster:
         return sum(row[17].startswith("UP") for row in rows)
 
 
+@contextlib.contextmanager
+def running(env: dict[str, str], folder: Path) -> Iterator[Cluster]:
+    """Three web nodes, two workers (the first with the beat) and HAProxy on ``env``'s database and
+    broker; everything killed at the end, whatever happened."""
+    nodes = [Node(f"web{i}", free_port(), folder / f"web{i}.log") for i in range(1, NODES + 1)]
+    cluster = Cluster(env, folder, nodes, free_port(), free_port())
+    try:
+        for node in nodes:
+            node.start(env)
+        for node in nodes:
+            wait_until(node.answers, 90, f"{node.name} to answer")
+        for i in (1, 2):
+            # only the first runs the periodic sweeps: a deployment runs exactly one Celery beat
+            (folder / f"worker{i}").mkdir()
+            worker = Worker(env, folder / f"worker{i}", name=f"games{i}", beat=i == 1)
+            worker.start()
+            cluster.workers.append(worker)
+        cluster.start_proxy()
+        yield cluster
+    finally:
+        if cluster.proxy is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(cluster.proxy.pid, signal.SIGKILL)
+            cluster.proxy.wait(timeout=10)
+        for worker in cluster.workers:
+            worker.kill()
+        for node in nodes:
+            node.kill()
+
+
+def settings(database_url: str, broker_url: str, **more: str) -> dict[str, str]:
+    """The environment every node of a cluster shares."""
+    return environment(
+        DATABASE_URL=database_url,
+        CELERY_BROKER_URL=broker_url,
+        KOTLIK_QUEUE=f"kotlik-cluster-{secrets.token_hex(4)}",
+        KOTLIK_PROXIES="1",
+        KOTLIK_STALLED_AFTER="3",
+        **more,
+    )
+
+
+@pytest.fixture
+def redis(tmp_path: Path) -> Iterator[RedisServer]:
+    """The cluster's broker and rate-limit storage, of the test's own."""
+    server = RedisServer(tmp_path / "redis.log")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()
+
+
 @pytest.fixture(scope="module")
 def cluster(server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    """A cluster on a fresh database of the test server, shared by a module's tests."""
     require_tools()
     folder = tmp_path_factory.mktemp("cluster")
     redis = RedisServer(folder / "redis.log")
     redis.start()
-    with fresh_database(server_url) as db:
-        migrate(db)
-        env = environment(
-            DATABASE_URL=db,
-            CELERY_BROKER_URL=redis.url,
-            KOTLIK_QUEUE=f"kotlik-cluster-{os.getpid()}",
-            KOTLIK_PROXIES="1",
-            KOTLIK_STALLED_AFTER="3",
+    try:
+        with fresh_database(server_url) as db:
+            migrate(db)
             # The clients of these tests are one address behind the proxy; the rate-limit test
             # talks to the nodes directly with addresses of its own.
-            KOTLIK_RATE_LIMITS="games=40/minute,commands=off,writes=off",
-        )
-        nodes = [Node(f"web{i}", free_port(), folder / f"web{i}.log") for i in range(1, NODES + 1)]
-        cluster = Cluster(env, folder, nodes, free_port(), free_port())
-        try:
-            for node in nodes:
-                node.start(env)
-            for node in nodes:
-                wait_until(node.answers, 90, f"{node.name} to answer")
-            for i in (1, 2):
-                # only the first runs the periodic sweeps: a deployment runs exactly one Celery beat
-                (folder / f"worker{i}").mkdir()
-                worker = Worker(env, folder / f"worker{i}", name=f"games{i}", beat=i == 1)
-                worker.start()
-                cluster.workers.append(worker)
-            cluster.start_proxy()
-            yield cluster
-        finally:
-            if cluster.proxy is not None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(cluster.proxy.pid, signal.SIGKILL)
-                cluster.proxy.wait(timeout=10)
-            for worker in cluster.workers:
-                worker.kill()
-            for node in nodes:
-                node.kill()
-            redis.kill()
+            env = settings(db, redis.url, KOTLIK_RATE_LIMITS="games=40/minute,commands=off,writes=off")
+            with running(env, folder) as started:
+                yield started
+    finally:
+        redis.kill()

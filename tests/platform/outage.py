@@ -68,7 +68,11 @@ def retrying(api: Client, tally: Tally, method: str, path: str, body: Any = None
             tally.saw(type(e).__name__, f"{method} {path}", sent)
             time.sleep(0.2)
             continue
-        tally.saw(str(reply.status), f"{method} {path}", sent)
+        # a 503 says when to come back; without Retry-After it counts as the server's error
+        status = (
+            "503 without Retry-After" if reply.status == 503 and "Retry-After" not in reply.headers else ""
+        )
+        tally.saw(status or str(reply.status), f"{method} {path}", sent)
         if reply.status != 503:
             return reply
         time.sleep(0.2)
