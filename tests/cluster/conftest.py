@@ -41,6 +41,7 @@ from processes import (  # noqa: E402
 from events.database import migrate  # noqa: E402
 
 NODES = 3
+METRICS_TOKEN = "cluster-metrics"
 
 
 def _missing(program: str) -> str | None:
@@ -185,6 +186,7 @@ def settings(database_url: str, broker_url: str, **more: str) -> dict[str, str]:
         KOTLIK_QUEUE=f"kotlik-cluster-{secrets.token_hex(4)}",
         KOTLIK_PROXIES="1",
         KOTLIK_STALLED_AFTER="3",
+        KOTLIK_METRICS_TOKEN=METRICS_TOKEN,
         **more,
     )
 

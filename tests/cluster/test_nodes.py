@@ -25,10 +25,11 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from conftest import Cluster
+from conftest import METRICS_TOKEN, Cluster
 from gamelog import check_game
 from httpclient import Client, Reply, create
 from processes import wait_until
+from prometheus_client.parser import text_string_to_metric_families
 
 import games
 from events import read
@@ -72,6 +73,27 @@ def _move(
     reply = node.seat(token).post(f"{path}/commands", command)
     assert reply.status == 201, (command, reply)
     return int(reply.body["version"]), node
+
+
+def test_each_node_counts_its_own_and_its_processes_are_summed(cluster: Cluster) -> None:
+    """First in the module: no command has been sent yet, so the nodes' counts add up to exactly
+    the commands this test sends, each to a random node."""
+    rng = random.Random(4)
+    game = create(cluster.api, "kupferkessel", PEOPLE)
+    sent = 0
+    path = f"/api/v1/games/{game['id']}"
+    dice = Rng(b"metrics", "cluster client")
+    for _ in range(2 * len(cluster.nodes)):
+        _move(lambda: cluster.node(rng), game, cluster.api.get(path).body["to_move"][0], dice, 0)
+        sent += 1
+    counted = 0.0
+    for node in cluster.nodes:
+        reply = node.api.get("/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+        assert reply.status == 200, reply
+        for family in text_string_to_metric_families(reply.raw.decode()):
+            counted += sum(s.value for s in family.samples if s.name == "kotlik_commands_appended_total")
+        assert "kotlik_request_seconds_bucket" in reply.raw.decode() and "X-Request-Id" in reply.headers
+    assert counted == sent
 
 
 def test_a_client_of_random_nodes_sees_what_a_client_of_one_node_sees(cluster: Cluster) -> None:
