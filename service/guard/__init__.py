@@ -1,5 +1,6 @@
 """What a request must pass before a view sees it.
 
+- :mod:`service.guard.observed`: the request's id and metrics, and the operator's ``GET /metrics``.
 - :mod:`service.guard.auth`: the seat or player a bearer token stands for.
 - :mod:`service.guard.ratelimit`: rate limits on writes and on wrong tokens.
 - :mod:`service.guard.limits`: bounds on a body's size and nesting, and its media type.

@@ -44,9 +44,11 @@ class Observed:
         extra: list[Collector],
     ) -> None:
         self.app = wsgi_app
-        self.route_of = route_of
+        self.route_of = Routes(route_of)
         self.sync = sync
         self.extra = extra
+        #: (route, method, status) → its request counter and its latency histogram
+        self._instruments: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         sent = environ.get("HTTP_X_REQUEST_ID", "")
@@ -58,14 +60,22 @@ class Observed:
         method = environ.get("REQUEST_METHOD", "GET")
 
         def observed(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
-            route = self.route_of(environ)
-            REQUESTS.labels(route, method, status[:3]).inc()
-            LATENCY.labels(route, method).observe(time.perf_counter() - started)
+            counter, timer = self._instrumented(self.route_of(environ), method, status[:3])
+            counter.inc()
+            timer.observe(time.perf_counter() - started)
             headers.append(("X-Request-Id", request_id))
             return start_response(status, headers, exc_info) if exc_info else start_response(status, headers)
 
         self.sync()
         return self.app(environ, observed)
+
+    def _instrumented(self, route: str, method: str, status: str) -> tuple[Any, Any]:
+        """The labelled instruments of a kind of request, looked up once (labels() takes a lock)."""
+        key = (route, method, status)
+        found = self._instruments.get(key)
+        if found is None:
+            found = self._instruments[key] = (REQUESTS.labels(*key), LATENCY.labels(route, method))
+        return found
 
     def _metrics(
         self, environ: dict[str, Any], start_response: Callable[..., Any], secret: str, request_id: str
@@ -86,3 +96,29 @@ class Observed:
         body = exposition(self.extra)
         start_response("200 OK", [("Content-Type", CONTENT_TYPE_LATEST), ("X-Request-Id", request_id)])
         return [body]
+
+
+_UUID = re.compile(r"/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?=/|$)")
+_NUMBER = re.compile(r"/[0-9]+(?=/|$)")
+
+
+class Routes:
+    """A request's route, its URL rule, for the metrics' labels: matched by the app's URL map once
+    for each shape of path (its ids and numbers left out), not on every request."""
+
+    #: Shapes remembered; past them (a scanner's made-up paths) each request is matched anew.
+    KEPT = 1024
+
+    def __init__(self, match: Callable[[dict[str, Any]], str]) -> None:
+        self.match = match
+        self.known: dict[tuple[str, str], str] = {}
+
+    def __call__(self, environ: dict[str, Any]) -> str:
+        path = _NUMBER.sub("/{n}", _UUID.sub("/{id}", environ.get("PATH_INFO", "")))
+        shape = (environ.get("REQUEST_METHOD", "GET"), path)
+        route = self.known.get(shape)
+        if route is None:
+            route = self.match(environ)
+            if len(self.known) < self.KEPT:
+                self.known[shape] = route
+        return route

@@ -7,4 +7,6 @@
 - :mod:`service.server.settings`: numeric settings from the environment or the app's config.
 - :mod:`service.server.readiness`: whether the database, its schema and the broker answer.
 - :mod:`service.server.supervise`: ``kotlik``'s children, none outliving the command.
+- :mod:`service.server.metrics`: the Prometheus instruments, summed over a node's processes.
+- :mod:`service.server.hooks`: gunicorn's hooks (a dead process's live figures forgotten).
 """
