@@ -11,13 +11,15 @@ from one address took a web process's every place. So here:
   previous answer on a keep-alive connection). A body read past that ends in :class:`BodyTimeout`,
   which the app answers as a 408 problem (the worker writes one itself if the error comes from
   beneath the app), and the connection is closed after it;
-- a connection counts as *waiting* from the moment the server waits for its request until the
-  request's body has all arrived (at once, for a request without one). One address may hold
-  ``KOTLIK_WAITING_PER_ADDRESS`` waiting connections in a web process; a connection past that is
-  answered 429 and closed before anything is read from it.
+- a connection whose request's head has come without all of its body is *waiting* until the body
+  has all been read. One address may hold ``KOTLIK_WAITING_PER_ADDRESS`` waiting connections in a
+  web process; a request past that is answered 429 at once, its body unread, and its connection
+  closed. A client sends a body with its head, so its requests wait only while the app reads a
+  body already here: they are counted for no more than that.
 
-Streams and long-polls are requests without a body whose answers take long: they stop waiting
-when their head arrives, so neither bound touches them. Behind reverse proxies
+A connection that sends nothing at all is gunicorn's: it closes it once its keep-alive timeout
+(two seconds) has passed without a request's head. Streams and long-polls are requests without a
+body whose answers take long, so neither bound touches them. Behind reverse proxies
 (``KOTLIK_PROXIES``) every connection comes from a proxy, so the count per address is off unless
 ``KOTLIK_WAITING_PER_ADDRESS`` is set; the proxy is then the place to bound its clients.
 """
@@ -61,14 +63,17 @@ def refusal(status: int, title: str, detail: str, headers: dict[str, str]) -> by
 
 
 class Arrivals:
-    """This web process's connections, and when each began to wait for its request."""
+    """This web process's connections: when each began to wait for its request, and, per address,
+    those whose request's body is still to come."""
 
     def __init__(self, timeout: float, per_address: int | None) -> None:
         self.timeout = timeout
         self.per_address = per_address
         self.waiting: Counter[str] = Counter()
-        #: Each connection's address, and when it began to wait (None: not waiting).
-        self._connections: dict[Any, tuple[str, float | None]] = {}
+        #: Each connection's address, and when it began to wait for its request.
+        self._since: dict[Any, float] = {}
+        #: The connections counted in :attr:`waiting`, with their address.
+        self._counted: dict[Any, str] = {}
 
     @classmethod
     def from_environment(cls) -> Arrivals:
@@ -82,52 +87,47 @@ class Arrivals:
             )
         return cls(timeout, per_address)
 
+    def opened(self, connection: Any) -> None:
+        """A new connection: the wait for its first request begins."""
+        self._since[connection] = monotonic()
+
     def admit(self, connection: Any, address: str) -> bool:
-        """Count a new connection as waiting; False, uncounted, if its address already holds its
-        share of waiting connections."""
+        """Count the connection as waiting for its request's body; False, uncounted, if its
+        address already holds its share of such connections."""
         if self.per_address is not None and self.waiting[address] >= self.per_address:
             return False
         self.waiting[address] += 1
-        self._connections[connection] = (address, monotonic())
+        self._counted[connection] = address
         return True
 
     def too_many(self) -> bytes:
-        """The answer to a connection :meth:`admit` refused."""
+        """The answer to a request :meth:`admit` refused."""
         detail = (
-            f"this address holds {self.per_address} connections that have not sent their requests "
-            "(KOTLIK_WAITING_PER_ADDRESS); send each request at once"
+            f"this address holds {self.per_address} connections whose requests have not arrived "
+            "(KOTLIK_WAITING_PER_ADDRESS); send each request's body with its head"
         )
         return refusal(429, "Too Many Requests", detail, {"Retry-After": f"{self.timeout:g}"})
 
     def deadline(self, connection: Any) -> float:
         """When the request the connection is waiting for must have arrived."""
-        since = self._connections.get(connection, ("", None))[1]
-        return (monotonic() if since is None else since) + self.timeout
+        return self._since.get(connection, monotonic()) + self.timeout
 
     def arrived(self, connection: Any) -> None:
         """The connection's request has all arrived: it waits no more."""
-        address, since = self._connections.get(connection, ("", None))
-        if since is not None:
-            self._connections[connection] = (address, None)
-            self._uncount(address)
+        address = self._counted.pop(connection, None)
+        if address is not None:
+            self.waiting[address] -= 1
+            if self.waiting[address] <= 0:
+                del self.waiting[address]
 
     def answered(self, connection: Any) -> None:
-        """The connection's answer is sent: it waits for its next request from now."""
-        address, since = self._connections.get(connection, ("", None))
-        if address and since is None:
-            self.waiting[address] += 1
-        if address:
-            self._connections[connection] = (address, monotonic())
+        """The connection's answer is sent: the wait for its next request begins."""
+        self.arrived(connection)
+        self._since[connection] = monotonic()
 
     def closed(self, connection: Any) -> None:
-        address, since = self._connections.pop(connection, ("", None))
-        if since is not None:
-            self._uncount(address)
-
-    def _uncount(self, address: str) -> None:
-        self.waiting[address] -= 1
-        if self.waiting[address] <= 0:
-            del self.waiting[address]
+        self.arrived(connection)
+        self._since.pop(connection, None)
 
     def timed(self, body: Any, connection: Any, on_timeout: Any) -> TimedBody:
         """``body`` (gunicorn's reader of the request's body) read by its deadline."""

@@ -72,10 +72,7 @@ class Worker(ggevent.GeventWorker):  # type: ignore[misc]
         super().init_process()
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
-        address = addr[0] if isinstance(addr, tuple) else str(addr)
-        if not self.arrivals.admit(client, address):
-            _refuse(client, self.arrivals.too_many())
-            return
+        self.arrivals.opened(client)
         try:
             if self.table is None:
                 return super().handle(listener, client, addr)
@@ -91,10 +88,12 @@ class Worker(ggevent.GeventWorker):  # type: ignore[misc]
         if self.table is not None and self.table.let_go(sock):
             req.must_close = True  # gunicorn answers with ``Connection: close`` and closes
         body = req.body
-        if _has_body(req):
+        if not _body_here(req):
+            address = addr[0] if isinstance(addr, tuple) else str(addr)
+            if not self.arrivals.admit(sock, address):
+                _refuse(sock, self.arrivals.too_many())
+                raise StopIteration
             req.body = self.arrivals.timed(body, sock, partial(setattr, req, "must_close", True))
-        else:
-            self.arrivals.arrived(sock)
         response = ResponseSocket(sock)
         try:
             return super().handle_request(listener_name, req, response, addr)
@@ -114,10 +113,17 @@ class Worker(ggevent.GeventWorker):  # type: ignore[misc]
         return super().run()
 
 
-def _has_body(req: Any) -> bool:
-    """Whether the request has a body still to come off the socket."""
-    length = getattr(req.body.reader, "length", None)
-    return length is None or length > 0
+def _body_here(req: Any) -> bool:
+    """Whether the request's body (if it has one) has all come off the socket already: read with
+    its head, as a client sends it. A chunked body is counted as still to come."""
+    reader = req.body.reader
+    length = getattr(reader, "length", None)
+    if length is None:
+        return False
+    if length == 0:
+        return True
+    with reader.unreader.buf.getbuffer() as buffered:
+        return bool(buffered.nbytes >= length)
 
 
 def _refuse(client: Any, answer: bytes) -> None:
