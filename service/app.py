@@ -23,7 +23,7 @@ from service.api.players import blp as players
 from service.context import database_url
 from service.contract import game_schemas, problems, schemas, validation
 from service.contract.openapi import KotlikApi
-from service.guard import cors, limits, proxies, ratelimit
+from service.guard import cors, headers, limits, proxies, ratelimit
 from service.live import polls
 from service.live.feed import SPANS_KEPT, Spans
 from service.live.listener import HEARD_KEPT, Listener
@@ -58,6 +58,8 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
         OPENAPI_SWAGGER_UI_URL=f"{API_PREFIX}/docs/assets/",
+        # Swagger UI would show a badge from validator.swagger.io, telling it the document's address.
+        OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},
         API_SPEC_OPTIONS={
             "info": {"description": "An event-sourced backend for turn-based board games."},
             "components": {
@@ -115,13 +117,15 @@ def _pipeline(app: Flask) -> None:
     """The request's way in, in the order a request meets it (``tests/platform/test_pipeline.py``
     lists it):
 
-    1. :class:`service.live.polls.Spectators`, beneath everything: a spectator's plain long-poll
+    1. :class:`service.guard.headers.SecurityHeaders`, around everything: every answer's security
+       headers (no framing, ``nosniff``, a Content-Security-Policy, HSTS behind TLS);
+    2. :class:`service.live.polls.Spectators`, beneath the rest: a spectator's plain long-poll
        of ``/state`` waits and is answered here, holding no Flask context while it waits;
-    2. :class:`werkzeug.middleware.proxy_fix.ProxyFix`, with ``KOTLIK_PROXIES`` only: the client's
+    3. :class:`werkzeug.middleware.proxy_fix.ProxyFix`, with ``KOTLIK_PROXIES`` only: the client's
        address from ``X-Forwarded-For``, before anything counts requests by address;
-    3. :class:`service.api.fast.HotRoutes`: a seat's ``GET /actions`` and ``POST /commands``,
+    4. :class:`service.api.fast.HotRoutes`: a seat's ``GET /actions`` and ``POST /commands``,
        under the app's rate limits and CORS, answered by :mod:`service.api.turns` as the views are;
-    4. Flask, whose ``before_request`` hooks run in this order: the CORS preflight (answered before
+    5. Flask, whose ``before_request`` hooks run in this order: the CORS preflight (answered before
        the others read anything), the rate limits (a refused request is not read), then the body's
        media type and the bounded JSON read (:mod:`service.guard.limits`); then the view; then the
        ``after_request`` hooks: CORS headers, and a wrong token counted against its address.
@@ -135,6 +139,9 @@ def _pipeline(app: Flask) -> None:
     proxies.register(app)
     app.wsgi_app = polls.Spectators(  # type: ignore[method-assign]  # Flask's documented way to wrap it
         app.wsgi_app, app.extensions["kotlik.polls"], API_PREFIX, cors.policy(app.config)
+    )
+    app.wsgi_app = headers.SecurityHeaders(  # type: ignore[method-assign]
+        app.wsgi_app, f"{API_PREFIX}/docs", app.config
     )
 
 
