@@ -20,7 +20,7 @@ from service.api.exports import blp as exports
 from service.api.games import blp as games
 from service.api.health import blp as health
 from service.api.players import blp as players
-from service.context import database_url
+from service.context import bounded, database_url
 from service.contract import game_schemas, problems, schemas, validation
 from service.contract.openapi import KotlikApi
 from service.guard import cors, headers, limits, proxies, ratelimit
@@ -104,10 +104,10 @@ def _live(app: Flask, config: dict[str, Any], caches: Caches, watchers: Connecti
     listener = caches.add("heard versions", Listener(database_url(app), heard).start())
     app.extensions["kotlik.listener"] = listener
     kept = settings.positive(config, "KOTLIK_ROWS_GAMES", ROWS_KEPT, "games")
-    rows = caches.add("lobby rows", Rows(listener, caches.states, watchers.connection, kept))
+    rows = caches.add("lobby rows", Rows(listener, caches.states, bounded(watchers), kept))
     listener.follow(rows.heard)
     answers = settings.positive(config, "KOTLIK_POLL_ANSWERS", ANSWERS_KEPT, "answers")
-    waiting = LongPolls(rows, caches.states, watchers.connection, answers)
+    waiting = LongPolls(rows, caches.states, bounded(watchers), answers)
     app.extensions["kotlik.polls"] = caches.add("poll answers", waiting)
     spans = settings.positive(config, "KOTLIK_STREAM_SPANS", SPANS_KEPT, "spans")
     app.extensions["kotlik.spans"] = caches.add("stream spans", Spans(spans))
