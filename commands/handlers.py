@@ -480,12 +480,13 @@ def _request_hash(seat: int, command: dict[str, Any]) -> str:
 
 
 def _replay(conn: Connection[Any], game_id: UUID, key: tuple[str, str, int], states: States) -> Played | None:
-    """The answer of the command first sent with ``key``, if there was one."""
-    command_id, request_hash, _ = key
+    """The answer of the command this seat first sent with ``key``, if there was one: a key is the
+    seat's own, so another seat's use of it is none of this one's business."""
+    command_id, request_hash, seat = key
     row = conn.execute(
         "SELECT request_hash, first_version, last_version FROM commands "
-        "WHERE game_id = %s AND command_id = %s",
-        (game_id, command_id),
+        "WHERE game_id = %s AND seat = %s AND command_id = %s",
+        (game_id, seat, command_id),
     ).fetchone()
     if row is None:
         return None

@@ -21,6 +21,7 @@ from psycopg import Connection
 from psycopg.types.json import Jsonb
 
 from events.outbox import Queued
+from projections.addresses import refusal
 
 #: The notices a webhook may ask for.
 KINDS = ("your_turn", "clock_warning", "game_over", "invite_claimed")
@@ -43,7 +44,8 @@ def check_url(url: str) -> list[str]:
     """The addresses ``url`` reaches, if every one may be reached; else :class:`RefusedUrl`.
 
     Called when a webhook is registered and again before each delivery, so a name that later
-    resolves to a private address is refused then too.
+    resolves to a private address is refused then too. Which addresses may be reached is
+    :mod:`projections.addresses`'s.
     """
     try:
         parts = urlsplit(url)
@@ -63,10 +65,12 @@ def check_url(url: str) -> list[str]:
     addresses = sorted({str(info[4][0]) for info in infos})
     for text in addresses:
         address = ipaddress.ip_address(text.split("%")[0])
-        if not address.is_global and not any(address in net for net in allowed):
+        kind = refusal(address, allowed)
+        if kind is not None:
             raise RefusedUrl(
-                f"the webhook host {parts.hostname!r} is a private, loopback or reserved address "
-                f"({address}); KOTLIK_WEBHOOK_ALLOW lists networks an operator allows"
+                f"the webhook host {parts.hostname!r} is {address}, which is not a public address "
+                f"({kind}); only public unicast addresses are reached, and those in the networks "
+                "KOTLIK_WEBHOOK_ALLOW lists"
             )
     return addresses
 

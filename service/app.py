@@ -22,10 +22,10 @@ from service.api.exports import blp as exports
 from service.api.games import blp as games
 from service.api.health import blp as health
 from service.api.players import blp as players
-from service.context import database_url
+from service.context import bounded, database_url
 from service.contract import game_schemas, problems, schemas, validation
 from service.contract.openapi import KotlikApi
-from service.guard import cors, limits, observed, proxies, ratelimit
+from service.guard import cors, headers, limits, observed, proxies, ratelimit
 from service.live import polls
 from service.live.feed import SPANS_KEPT, Spans
 from service.live.listener import HEARD_KEPT, Listener
@@ -60,6 +60,8 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
         OPENAPI_SWAGGER_UI_URL=f"{API_PREFIX}/docs/assets/",
+        # Swagger UI would show a badge from validator.swagger.io, telling it the document's address.
+        OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},
         API_SPEC_OPTIONS={
             "info": {"description": "An event-sourced backend for turn-based board games."},
             "components": {
@@ -104,10 +106,10 @@ def _live(app: Flask, config: dict[str, Any], caches: Caches, watchers: Connecti
     listener = caches.add("heard versions", Listener(database_url(app), heard).start())
     app.extensions["kotlik.listener"] = listener
     kept = settings.positive(config, "KOTLIK_ROWS_GAMES", ROWS_KEPT, "games")
-    rows = caches.add("lobby rows", Rows(listener, caches.states, watchers.connection, kept))
+    rows = caches.add("lobby rows", Rows(listener, caches.states, bounded(watchers), kept))
     listener.follow(rows.heard)
     answers = settings.positive(config, "KOTLIK_POLL_ANSWERS", ANSWERS_KEPT, "answers")
-    waiting = LongPolls(rows, caches.states, watchers.connection, answers)
+    waiting = LongPolls(rows, caches.states, bounded(watchers), answers)
     app.extensions["kotlik.polls"] = caches.add("poll answers", waiting)
     spans = settings.positive(config, "KOTLIK_STREAM_SPANS", SPANS_KEPT, "spans")
     app.extensions["kotlik.spans"] = caches.add("stream spans", Spans(spans))
@@ -117,15 +119,17 @@ def _pipeline(app: Flask) -> None:
     """The request's way in, in the order a request meets it (``tests/platform/test_pipeline.py``
     lists it):
 
-    0. :class:`service.guard.observed.Observed`, outermost: the request's id, its count and time
-       in the metrics, and the operator's ``GET /metrics``;
-    1. :class:`service.live.polls.Spectators`: a spectator's plain long-poll of ``/state`` waits
-       and is answered here, holding no Flask context while it waits;
-    2. :class:`werkzeug.middleware.proxy_fix.ProxyFix`, with ``KOTLIK_PROXIES`` only: the client's
+    1. :class:`service.guard.headers.SecurityHeaders`, around everything: every answer's security
+       headers (no framing, ``nosniff``, a Content-Security-Policy, HSTS behind TLS);
+    2. :class:`service.guard.observed.Observed`: the request's id, its count and time in the
+       metrics, and the operator's ``GET /metrics``;
+    3. :class:`service.live.polls.Spectators`, beneath the rest: a spectator's plain long-poll
+       of ``/state`` waits and is answered here, holding no Flask context while it waits;
+    4. :class:`werkzeug.middleware.proxy_fix.ProxyFix`, with ``KOTLIK_PROXIES`` only: the client's
        address from ``X-Forwarded-For``, before anything counts requests by address;
-    3. :class:`service.api.fast.HotRoutes`: a seat's ``GET /actions`` and ``POST /commands``,
+    5. :class:`service.api.fast.HotRoutes`: a seat's ``GET /actions`` and ``POST /commands``,
        under the app's rate limits and CORS, answered by :mod:`service.api.turns` as the views are;
-    4. Flask, whose ``before_request`` hooks run in this order: the CORS preflight (answered before
+    6. Flask, whose ``before_request`` hooks run in this order: the CORS preflight (answered before
        the others read anything), the rate limits (a refused request is not read), then the body's
        media type and the bounded JSON read (:mod:`service.guard.limits`); then the view; then the
        ``after_request`` hooks: CORS headers, and a wrong token counted against its address.
@@ -141,11 +145,14 @@ def _pipeline(app: Flask) -> None:
         app.wsgi_app, app.extensions["kotlik.polls"], API_PREFIX, cors.policy(app.config)
     )
     app.wsgi_app = _observed(app)  # type: ignore[method-assign]
+    app.wsgi_app = headers.SecurityHeaders(  # type: ignore[method-assign]
+        app.wsgi_app, f"{API_PREFIX}/docs", app.config
+    )
 
 
 def _observed(app: Flask) -> observed.Observed:
-    """The outermost layer: request ids, the request metrics and ``GET /metrics``, which also
-    reports this process's pools and state cache, and the outbox's backlog."""
+    """Beneath the security headers: request ids, the request metrics and ``GET /metrics``, which
+    also reports this process's pools and state cache, and the outbox's backlog."""
     requests, watchers = app.extensions["kotlik.pool"], app.extensions["kotlik.watchers_pool"]
 
     def route_of(environ: dict[str, Any]) -> str:

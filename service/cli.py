@@ -22,10 +22,12 @@ from urllib.request import ProxyHandler, build_opener
 
 from events.database import data_dir, embedded_server, migrate
 from kotlik_client.play import add_arguments as play_arguments
+from service.server import settings
 from service.server.supervise import Child, Supervisor, log
 from workers.queues import games_queue, webhooks_queue
 
-#: Open connections each web process serves at once (streams and long-polls included).
+#: Open connections each web process serves at once (streams and long-polls included), unless
+#: ``KOTLIK_WEB_CONNECTIONS`` says otherwise.
 WEB_CONNECTIONS = 5000
 
 
@@ -47,7 +49,7 @@ def _web_command(host: str, port: int, workers: int) -> list[str]:
         "--worker-class",
         "service.server.webworker.Worker",
         "--worker-connections",
-        str(WEB_CONNECTIONS),
+        str(settings.positive({}, "KOTLIK_WEB_CONNECTIONS", WEB_CONNECTIONS, "connections")),
     ]
     command += ["--timeout", "120", "--graceful-timeout", "10", "--config", "python:service.server.hooks"]
     _metrics_folder()

@@ -19,7 +19,7 @@ from projections import clocks, lobby, seen
 from projections.fold import Folded, opening_version, state_at
 from projections.lobby import GameRow
 from service.api.turns import legal_now, plain_command, play
-from service.context import caches, connection
+from service.context import answering_within, caches, connection
 from service.contract import bodies, schemas, validation
 from service.contract.problems import NotFound
 from service.guard.auth import caller_seat
@@ -149,10 +149,11 @@ def _long_poll(game_id: UUID, known: int, wait: float) -> Any:
     """The state once the game passes ``known``, or 304 after ``wait`` seconds (:mod:`service.live.polls`,
     whose WSGI layer answers the plain spectators' polls before they reach this view)."""
     seat = None
-    if "Authorization" in request.headers:
-        with connection() as conn:
-            seat = caller_seat(conn, game_id, required=False)
-    rendered = polls.current().next(game_id, known, wait, seat)
+    with answering_within(wait + polls.GRACE):  # a 503 within the wait, if the database is away
+        if "Authorization" in request.headers:
+            with connection() as conn:
+                seat = caller_seat(conn, game_id, required=False)
+        rendered = polls.current().next(game_id, known, wait, seat)
     if rendered is None:
         return _not_modified(known)
     return bodies.encoded(rendered.body, 200, etag(rendered.version))

@@ -11,6 +11,19 @@ may get up to N times a limit. They are keyed by the database's name too, so two
 (or a test run and a benchmark) sharing one Redis never count each other's requests. A seat
 token is keyed by its hash and never logged. If the storage cannot be reached the request goes
 on unlimited: a rate limit is not worth an outage.
+
+Failed authentication (a token sent and refused, 401) is limited twice, and neither limit ever
+refuses a request whose token is valid, so one guesser behind a NAT or a proxy cannot shut out
+the players who share its address:
+
+- per token tried (``wrong_token``): a token that keeps failing is refused before it is looked
+  up. Only a request carrying that same token counts towards it;
+- per client address (``unauthorized``): past it, a token that fails is answered 429 (with
+  ``Retry-After``) instead of 401. The token is still looked up, since a valid one must be
+  served; a lookup is an indexed read, and reads are not limited anyway.
+
+A request that needs a token and sends none is not limited at all: the view answers 401 with
+``WWW-Authenticate`` first, and that answer is not counted (it guesses nothing).
 """
 
 from __future__ import annotations
@@ -43,7 +56,11 @@ DEFAULTS: dict[str, tuple[str, str]] = {
     "games": ("60/minute", "POST /games (and /players, webhooks, rematches) per client address"),
     "commands": ("600/minute", "POST /games/{id}/commands per seat token"),
     "writes": ("12000/minute", "every write above, resigns and claims per client address"),
-    "unauthorized": ("30/minute", "401 answers per client address; past it, every request with a token"),
+    "unauthorized": (
+        "30/minute",
+        "tokens refused (401) per client address; past it, a token that fails is 429, a valid one is served",
+    ),
+    "wrong_token": ("10/minute", "refusals (401) of one token; past it, it is 429 before it is looked up"),
 }
 
 #: The endpoints each write limit applies to: (endpoint, limit names).
@@ -106,6 +123,8 @@ class RateLimits:
     limits: dict[str, RateLimitItem]
     strategy: FixedWindowRateLimiter
     scope: str
+    #: The endpoints whose writes need a token: without one, the view's 401 comes first.
+    need_token: frozenset[str] = frozenset()
 
     def refuse(self) -> Response | None:
         """The 429 for this request if it is past a limit; counts it against the others."""
@@ -122,9 +141,11 @@ class RateLimits:
         (:mod:`service.api.fast`)."""
         address = address or "unknown"
         token = _token_hash(authorization)
+        if token is None and endpoint in self.need_token:
+            return None  # no token where one is needed: the view says so (401) before any limit
         refused = None
-        if authorization is not None and "unauthorized" in self.limits:
-            refused = self._past("unauthorized", address, hit=False)
+        if token is not None and "wrong_token" in self.limits:
+            refused = self._past("wrong_token", token, hit=False)
         for name in _WRITES.get(endpoint or "", ()) if method == "POST" else ():
             key = token if name == "commands" else address
             if refused is None and name in self.limits and key is not None:
@@ -132,9 +153,23 @@ class RateLimits:
         return refused
 
     def count_unauthorized(self, response: Response) -> Response:
-        """A wrong token costs its sender; many in a window shut out that address's tokens."""
-        if response.status_code == 401 and "unauthorized" in self.limits:
-            self._past("unauthorized", request.remote_addr or "unknown", hit=True)
+        """A token refused counts against itself and its address; past either limit, the 401 is a
+        429 instead. A 401 for a missing token is left as it is, uncounted."""
+        authorization = request.headers.get("Authorization")
+        if response.status_code != 401 or authorization is None:
+            return response
+        over = None
+        if "unauthorized" in self.limits:
+            over = self._past("unauthorized", request.remote_addr or "unknown", hit=True)
+        token = _token_hash(authorization)
+        if token is not None and "wrong_token" in self.limits:
+            over = self._past("wrong_token", token, hit=True) or over
+        if over is not None:  # the same response, so the headers other hooks set (CORS) stay
+            response.status_code = 429
+            response.set_data(over.get_data())
+            response.headers["Content-Type"] = over.headers["Content-Type"]
+            response.headers["Retry-After"] = over.headers["Retry-After"]
+            response.headers.pop("WWW-Authenticate", None)
         return response
 
     def _past(self, name: str, key: str, *, hit: bool) -> Response | None:
@@ -168,6 +203,19 @@ def _token_hash(authorization: str | None) -> str | None:
     return hashlib.sha256(token.strip().encode()).hexdigest()
 
 
+def _needing_token(app: Flask) -> frozenset[str]:
+    """The endpoints limited here whose POST the OpenAPI document says needs a bearer token (no
+    empty alternative among its security requirements)."""
+    needing = set()
+    for endpoint in _WRITES:
+        view = app.view_functions.get(endpoint)
+        handler = getattr(getattr(view, "view_class", None), "post", None)
+        security = getattr(handler, "_apidoc", {}).get("manual_doc", {}).get("security")
+        if security and all(security):
+            needing.add(endpoint)
+    return frozenset(needing)
+
+
 def register(app: Flask, database_url: str) -> None:
     """Check the limits first thing in each request, and count every 401 after it."""
     spec = _setting(app.config, "KOTLIK_RATE_LIMITS") or ""
@@ -180,7 +228,7 @@ def register(app: Flask, database_url: str) -> None:
         options.update(socket_timeout=STORAGE_TIMEOUT, socket_connect_timeout=STORAGE_TIMEOUT)
     storage = storage_from_string(uri, **options)
     scope = conninfo_to_dict(database_url).get("dbname") or "kotlik"
-    rate = RateLimits(limits, FixedWindowRateLimiter(storage), str(scope))
+    rate = RateLimits(limits, FixedWindowRateLimiter(storage), str(scope), _needing_token(app))
     app.extensions["kotlik.rate_limits"] = rate
     app.before_request(rate.refuse)
     app.after_request(rate.count_unauthorized)

@@ -36,6 +36,7 @@ from projections import seen
 from projections.fold import Folded
 from projections.lobby import GameNotFound, GameRow
 from projections.state import States
+from service.context import answering_within, take
 from service.contract import bodies
 from service.guard.cors import Cors
 from service.live.rows import Rows
@@ -46,6 +47,9 @@ from service.server.metrics import watching
 ANSWERS_KEPT = 4096
 #: The longest ``wait`` a caller may ask for, in seconds (``StateQuerySchema``).
 LONGEST_WAIT = 60
+#: Seconds past its ``wait`` a poll may take to read the state a move brought at the last moment;
+#: while the database is away, a poll is answered 503 by then.
+GRACE = 1.0
 
 
 def state_body(
@@ -147,7 +151,9 @@ class LongPolls:
 
     def _rendered(self, row: GameRow, seat: int | None) -> Rendered:
         key = (row.id, row.version, seat, row.status, row.deadline)
-        with self._rendering[hash(key) % len(self._rendering)]:
+        rendering = self._rendering[hash(key) % len(self._rendering)]
+        take(rendering)  # no longer than the poll may wait
+        try:
             with self._lock:
                 rendered = self._answers.get(key)
             if rendered is not None:
@@ -161,6 +167,8 @@ class LongPolls:
                 self._answers[key] = rendered
                 while len(self._answers) > self.size:
                     self._answers.popitem(last=False)
+        finally:
+            rendering.release()
         return rendered
 
 
@@ -190,10 +198,12 @@ class Spectators:
         if asked is None:
             return self.app(environ, start_response)
         game_id, known, wait = asked
-        try:
-            rendered = self.polls.next(game_id, known, wait, None)
-        except (GameNotFound, UnknownGame, UnknownRulesVersion, DatabaseError, PoolTimeout):
-            return self.app(environ, start_response)  # the app answers these with their problems
+        with answering_within(wait + GRACE):
+            try:
+                rendered = self.polls.next(game_id, known, wait, None)
+            except (GameNotFound, UnknownGame, UnknownRulesVersion, DatabaseError, PoolTimeout):
+                # The app answers these with their problems; in an outage, at once, the time up.
+                return self.app(environ, start_response)
         headers = etag(known if rendered is None else rendered.version)
         if self.cors is not None:
             headers = self.cors.annotated(headers, environ.get("HTTP_ORIGIN"))

@@ -37,6 +37,7 @@ from events.notes import Note, carried
 from projections import lobby
 from projections.lobby import GameRow
 from projections.state import States
+from service.context import take
 from service.live.listener import Listener
 
 #: How many games' rows a process keeps (a row is a few hundred bytes), unless
@@ -138,7 +139,9 @@ class Rows:
         """The row read now, or by a caller before this one while it waited its turn (``newest``:
         only a row read after this caller asked will do). The read covers the game."""
         asked = time.monotonic()
-        with self._reading[hash(game_id) % len(self._reading)]:
+        reading = self._reading[hash(game_id) % len(self._reading)]
+        take(reading)  # no longer than the request may wait (a long-poll's wait, in an outage)
+        try:
             row = self._read_since(game_id, known, asked)
             if row is None and not newest:
                 row = self._answering(game_id, known)
@@ -148,6 +151,8 @@ class Rows:
                     mark = self.listener.cover(conn, game_id)
                     row = self._read(conn, game_id)
                 self._remember(game_id, _Read(row, mark, at))
+        finally:
+            reading.release()
         return row
 
     def __len__(self) -> int:

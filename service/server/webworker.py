@@ -16,17 +16,22 @@ together with what follows it, in one plain send.
 
 gunicorn reads its settings many times a request, each read a lookup by name; once forked, the
 worker reads them through :class:`SettledConfig`, which keeps what it has read.
+
+Each request must arrive in time, and one address may hold only so many connections waiting for
+theirs (:mod:`service.server.arrival`).
 """
 
 from __future__ import annotations
 
 import re
 import socket
+from functools import partial
 from typing import Any
 
 from gevent.server import StreamServer
 from gunicorn.workers import ggevent
 
+from service.server.arrival import Arrivals, BodyTimeout, refusal
 from service.server.balance import ConnectionTable
 
 
@@ -46,7 +51,8 @@ class BurstServer(StreamServer):  # type: ignore[misc]
 class Worker(ggevent.GeventWorker):  # type: ignore[misc]
     """gunicorn's gevent worker; on a socket of its own, it serves it with :class:`BurstServer`,
     keeps its share of the connections (:mod:`service.server.balance`), and it writes each response
-    through a :class:`ResponseSocket`, reading its settings through a :class:`SettledConfig`."""
+    through a :class:`ResponseSocket`, reading its settings through a :class:`SettledConfig`; each
+    request's arrival is bounded (:class:`service.server.arrival.Arrivals`)."""
 
     #: The workers' connections, when each has a socket of its own (made in the master).
     table: ConnectionTable | None = None
@@ -55,6 +61,7 @@ class Worker(ggevent.GeventWorker):  # type: ignore[misc]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)  # in gunicorn's master, before the fork
+        self.arrivals = Arrivals.from_environment()
         if Worker.table is None and self.cfg.reuse_port and self.cfg.workers > 1:
             Worker.table = ConnectionTable()
 
@@ -65,27 +72,68 @@ class Worker(ggevent.GeventWorker):  # type: ignore[misc]
         super().init_process()
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
-        if self.table is None:
-            return super().handle(listener, client, addr)
-        self.table.opened()
+        self.arrivals.opened(client)
         try:
-            super().handle(listener, client, addr)
+            if self.table is None:
+                return super().handle(listener, client, addr)
+            self.table.opened()
+            try:
+                super().handle(listener, client, addr)
+            finally:
+                self.table.closed(client)
         finally:
-            self.table.closed(client)
+            self.arrivals.closed(client)
 
     def handle_request(self, listener_name: str, req: Any, sock: Any, addr: Any) -> Any:
         if self.table is not None and self.table.let_go(sock):
             req.must_close = True  # gunicorn answers with ``Connection: close`` and closes
+        body = req.body
+        if not _body_here(req):
+            address = addr[0] if isinstance(addr, tuple) else str(addr)
+            if not self.arrivals.admit(sock, address):
+                _refuse(sock, self.arrivals.too_many())
+                raise StopIteration
+            req.body = self.arrivals.timed(body, sock, partial(setattr, req, "must_close", True))
         response = ResponseSocket(sock)
         try:
             return super().handle_request(listener_name, req, response, addr)
+        except BodyTimeout:  # from beneath the app, before it answered: the answer is the worker's
+            response.flush()
+            detail = BodyTimeout(self.arrivals.timeout).description or ""
+            _refuse(sock, refusal(408, "Request Timeout", detail, {}))
+            raise StopIteration from None
         finally:
             response.flush()
+            req.body = body  # what is left of it is gunicorn's to skip, under its keep-alive timeout
+            self.arrivals.answered(sock)
 
     def run(self) -> Any:
         if self.cfg.reuse_port and hasattr(socket, "SO_REUSEPORT"):  # as gunicorn's arbiter asks
             ggevent.StreamServer = BurstServer  # gunicorn makes its servers in run(), by this name
         return super().run()
+
+
+def _body_here(req: Any) -> bool:
+    """Whether the request's body (if it has one) has all come off the socket already: read with
+    its head, as a client sends it. A chunked body is counted as still to come."""
+    reader = req.body.reader
+    length = getattr(reader, "length", None)
+    if length is None:
+        return False
+    if length == 0:
+        return True
+    with reader.unreader.buf.getbuffer() as buffered:
+        return bool(buffered.nbytes >= length)
+
+
+def _refuse(client: Any, answer: bytes) -> None:
+    """Send ``answer`` to a client the app never sees, and close the connection."""
+    try:
+        client.sendall(answer)
+    except OSError:
+        pass  # it went away first
+    finally:
+        client.close()
 
 
 class SettledConfig:

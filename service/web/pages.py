@@ -18,9 +18,13 @@ WEB = Path(__file__).parent
 #: Types a module script needs (``mimetypes`` may call ``.js`` ``application/javascript`` or nothing).
 _TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html", ".svg": "image/svg+xml"}
 
-#: The page may load only its own files and talk only to its own origin; no referrer leaves it.
+#: The page may load only its own files and talk only to its own origin, and no other site may
+#: frame it (clickjacking: it holds seat tokens and move buttons); no referrer leaves it.
 _HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
+    "Content-Security-Policy": (
+        "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+        "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    ),
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
 }

@@ -215,6 +215,45 @@ def test_idempotency_key_retry_appends_nothing(api: Client, game: dict[str, Any]
     assert _log(api, game) == log
 
 
+def test_an_idempotency_key_binds_the_whole_command_and_belongs_to_its_seat(
+    api: Client, game: dict[str, Any]
+) -> None:
+    """The same command in another key order is the same command; one field more is another (422,
+    not a replay of the first); and another seat's key of the same name is its own."""
+    mover, _, _ = _mover(api, game)
+    command = mover.get(game_path(game, "/actions")).body[0]
+    key = {"Idempotency-Key": "turn-1"}
+    first = mover.post(game_path(game, "/commands"), command, headers=key)
+    assert first.status == 201, first
+    log = _log(api, game)
+    reordered = dict(reversed(list(command.items())))
+    again = mover.post(game_path(game, "/commands"), reordered, headers=key)
+    assert again.status == 201 and again.headers.get("Idempotent-Replayed") == "true", again
+    assert again.body == first.body
+    for changed in ({**command, "note": "a field more"}, {**command, "type": f"{command['type']}!"}):
+        reply = mover.post(game_path(game, "/commands"), changed, headers=key)
+        assert reply.status == 422 and reply.problem["type"].endswith("/idempotency-key-reused"), reply
+    assert _log(api, game) == log
+    # The other seat, once it is to move, sends its own command under the same key: played.
+    for _ in range(50):  # a turn may be several moves; the first seat ends its own
+        nxt, _, _ = _mover(api, game)
+        if nxt.token != mover.token:
+            break
+        assert (
+            mover.post(game_path(game, "/commands"), mover.get(game_path(game, "/actions")).body[0]).status
+            == 201
+        )
+    assert nxt.token != mover.token, "the other seat never came to move"
+    own = nxt.get(game_path(game, "/actions")).body[0]
+    theirs = nxt.post(game_path(game, "/commands"), own, headers=key)
+    assert theirs.status == 201 and theirs.headers.get("Idempotent-Replayed") is None, theirs
+    assert theirs.body["version"] > first.body["version"]
+    # Each key still answers for its own seat.
+    replayed = mover.post(game_path(game, "/commands"), command, headers=key)
+    assert replayed.headers.get("Idempotent-Replayed") == "true", replayed
+    assert replayed.body["version"] == first.body["version"], replayed
+
+
 def _refused(api: Client, game: dict[str, Any], reply: Any, status: int, log: list[Any]) -> dict[str, Any]:
     assert reply.status == status, reply
     problem = reply.problem

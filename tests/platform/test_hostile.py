@@ -168,7 +168,10 @@ def test_a_wrong_method_is_a_405_with_allow(api: Client, game: dict[str, Any]) -
 
 
 # Rate limits: an app of its own with small limits and counters in its memory, reset per test.
-LIMITS = "games=3 per 3 seconds,commands=4 per 3 seconds,writes=1000/second,unauthorized=3 per 3 seconds"
+LIMITS = (
+    "games=3 per 3 seconds,commands=4 per 3 seconds,writes=1000/second,"
+    "unauthorized=3 per 3 seconds,wrong_token=2 per 3 seconds"
+)
 
 
 @pytest.fixture(scope="module")
@@ -243,18 +246,41 @@ def test_commands_are_limited_per_token_then_recover(limited: Client) -> None:
     assert first.post(game_path(game, "/commands"), {"type": "nonsense"}).status in (409, 422)
 
 
-def test_wrong_tokens_shut_out_the_address_for_a_while(limited: Client) -> None:
+def test_wrong_tokens_are_limited_yet_valid_ones_from_the_same_address_are_served(limited: Client) -> None:
+    """Past the address's limit a wrong token is 429, while the seats sharing its address play on."""
     game = create(limited, GAME, HUMANS)
-    owner = limited.seat(game["seats"][0]["token"])
+    owner, other = (limited.seat(s["token"]) for s in game["seats"])
     before = _log(limited, game)
-    for _ in range(3):
-        _problem(limited.seat("forged").post(game_path(game, "/commands"), {"type": "brew"}), 401)
-    wait = _retry_after(limited.seat("forged").get(game_path(game, "/state")))
-    _retry_after(owner.get(game_path(game, "/state")))  # any token from this address, for the window
-    assert limited.get(game_path(game, "/state")).status == 200  # spectators are not guessing tokens
+    for n in range(3):  # each a token of its own: the address's limit, not a token's
+        _problem(limited.seat(f"forged-{n}").post(game_path(game, "/commands"), {"type": "brew"}), 401)
+    wait = _retry_after(limited.seat("forged-3").get(game_path(game, "/state")))
+    _retry_after(limited.seat("forged-4").post(game_path(game, "/commands"), {"type": "brew"}))
+    for _ in range(3):  # the valid tokens of the same address: never refused for others' failures
+        assert owner.get(game_path(game, "/state")).status == 200
+        assert other.get(game_path(game, "/actions")).status == 200
+        assert owner.post(game_path(game, "/commands"), {"type": "nonsense"}).status in (409, 422)
+    assert limited.get(game_path(game, "/state")).status == 200  # spectators guess nothing
+    # No token where one is needed: 401 with its challenge, before and apart from any limit.
+    missing = limited.post(game_path(game, "/commands"), {"type": "brew"})
+    _problem(missing, 401)
+    assert missing.headers["WWW-Authenticate"] == "Bearer", missing
     time.sleep(wait)
-    assert owner.get(game_path(game, "/state")).status == 200
+    reply = limited.seat("forged-5").get(game_path(game, "/state"))
+    _problem(reply, 401)
+    assert "invalid_token" in reply.headers["WWW-Authenticate"], reply
     assert _log(limited, game) == before
+
+
+def test_a_token_that_keeps_failing_is_refused_from_any_address(proxied: Client) -> None:
+    """Per token tried: the same wrong token from three addresses is refused the third time,
+    before it is looked up, while another address's valid token is served."""
+    game = create(proxied, GAME, HUMANS)
+    path = game_path(game, "/state")
+    statuses = [_from(proxied, f"203.0.113.{n}").seat("forged").get(path).status for n in range(3)]
+    assert statuses == [401, 401, 429], statuses
+    valid = Client(proxied.base, token=game["seats"][0]["token"], extra={"X-Forwarded-For": "203.0.113.0"})
+    assert valid.get(path).status == 200
+    assert _from(proxied, "203.0.113.9").seat("another").get(path).status == 401
 
 
 def _from(client: Client, forwarded_for: str) -> Client:

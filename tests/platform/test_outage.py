@@ -32,7 +32,8 @@ def test_requests_answer_503_while_the_database_is_down(broker: dict[str, str], 
         url = str(server.get_uri())
         migrate(url)
         pool = create_pool(url, max_size=2)
-        client = _client(create_app(pool, TESTING=True))
+        app = create_app(pool, TESTING=True)
+        client = _client(app)
         created = client.post(
             "/api/v1/games", json={"game": "kupferkessel", "seats": [{"name": "A"}, {"name": "B"}]}
         )
@@ -46,6 +47,24 @@ def test_requests_answer_503_while_the_database_is_down(broker: dict[str, str], 
             assert reply.status_code == 503, (path, reply.status_code, reply.get_data(as_text=True))
             assert reply.mimetype == "application/problem+json" and int(reply.headers["Retry-After"]) > 0
             assert time.monotonic() - started < 30
+        # A long-poll is answered within its wait (and the grace for a last read): a spectator's,
+        # beneath Flask, and a seat's, through it; two at once, the second behind the first's read.
+        polled = f"/api/v1/games/{created.json['id']}/state?since={created.json['version']}&wait=3"
+        seat = {"Authorization": f"Bearer {created.json['seats'][0]['token']}"}
+        took: list[tuple[int, float]] = []
+
+        def poll(headers: dict[str, str]) -> None:
+            started = time.monotonic()
+            reply = _client(app).get(polled, headers=headers)
+            took.append((reply.status_code, time.monotonic() - started))
+
+        polls = [threading.Thread(target=poll, args=(h,)) for h in ({}, {}, seat)]
+        for thread in polls:
+            thread.start()
+        for thread in polls:
+            thread.join(30)
+        assert [status for status, _ in took] == [503] * 3, took
+        assert max(seconds for _, seconds in took) < 3 + 1.5, took
         pool.close(timeout=1)
     finally:
         with contextlib.suppress(ProcessLookupError, psutil.NoSuchProcess, subprocess.CalledProcessError):

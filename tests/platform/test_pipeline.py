@@ -57,6 +57,7 @@ def test_the_request_meets_the_layers_and_hooks_in_the_order_the_factory_writes(
             KOTLIK_CORS_ORIGINS="https://client.example",
         )
     ) == [
+        "service.guard.headers.SecurityHeaders",
         "service.guard.observed.Observed",
         "service.live.polls.Spectators",
         "werkzeug.middleware.proxy_fix.ProxyFix",
@@ -73,6 +74,7 @@ def test_the_request_meets_the_layers_and_hooks_in_the_order_the_factory_writes(
 
 def test_without_proxies_rate_limits_or_cors_their_parts_are_left_out(make_app: Callable[..., Flask]) -> None:
     assert pipeline(make_app(KOTLIK_RATE_LIMITS="off", KOTLIK_PROXIES=0, KOTLIK_CORS_ORIGINS="")) == [
+        "service.guard.headers.SecurityHeaders",
         "service.guard.observed.Observed",
         "service.live.polls.Spectators",
         "service.api.fast.HotRoutes",

@@ -118,7 +118,7 @@ def test_a_host_that_now_resolves_to_a_refused_address_gets_no_delivery(
     # one allowed answer more now: the delivery's check is answered with the refused address
     sent = deliver(pool, f"http://{HOST}:{allowed.port}/hook", between=lambda: rebinding.append(ALLOWED))
     assert allowed.hosts == internal.hosts == []
-    assert sent["status"] == "pending" and "private, loopback or reserved" in sent["attempts"][0]["error"]
+    assert sent["status"] == "pending" and "not a public address (loopback)" in sent["attempts"][0]["error"]
 
 
 def test_tls_still_checks_the_certificate_against_the_name(
