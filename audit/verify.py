@@ -29,7 +29,7 @@ from uuid import UUID
 import orjson
 
 import games
-from games.rng import Rng
+from games.rng import BadEntropy, Rng, game_key
 from projections import resignation
 from projections.resignation import REASONS, RESIGNED
 
@@ -112,6 +112,7 @@ class Verdict:
             f"OK: {game}: the log follows from the seed and the rules",
             f"  {len(self.export.events)} events up to version {h['version']}, status {h['status']}",
             f"  the seed matches its SHA-256 {h['seed_sha256']}",
+            f"  the streams keyed by the seed and {_given(h['seats'])}",
             f"  setup re-derived from the seed: {self.setup_events} events",
             f"  {self.commands} commands decided again, each giving exactly the logged events",
         ]
@@ -123,6 +124,14 @@ class Verdict:
             winners = ", ".join(f"seat {w}" for w in self.score["winners"])
             lines.append(f"  final score recomputed as logged: {totals}; winners: {winners}")
         return "\n".join(lines)
+
+
+def _given(seats: list[Any]) -> str:
+    """Which seats gave entropy, in words."""
+    given = [str(s.get("seat")) for s in seats if isinstance(s, dict) and s.get("entropy") is not None]
+    if not given:
+        return "no seat's entropy (no seat gave any: the server's seed alone)"
+    return f"the entropy of seat{'s' if len(given) > 1 else ''} {', '.join(given)}"
 
 
 def parse(lines: Iterable[bytes | str]) -> Export:
@@ -206,10 +215,14 @@ def check(export: Export) -> Verdict:
             )
         )
     try:
+        key = game_key(seed, [s.get("entropy") if isinstance(s, dict) else None for s in h["seats"]])
+    except BadEntropy as e:
+        return Verdict(export, [*problems, Mismatch(None, f"a seat's entropy is not as given: {e}")])
+    try:
         rules = games.load(h["game"], h["rules_version"])
     except (games.UnknownGame, games.UnknownRulesVersion) as e:
         return Verdict(export, [*problems, Mismatch(None, str(e).strip('"'))])
-    replay = _Replay(export, rules, seed)
+    replay = _Replay(export, rules, seed, key)
     problems += replay.run()
     return Verdict(export, problems, replay.setup_events, replay.commands, replay.score)
 
@@ -217,11 +230,13 @@ def check(export: Export) -> Verdict:
 class _Replay:
     """The log walked event by event beside the rules' own account of it."""
 
-    def __init__(self, export: Export, rules: Any, seed: bytes) -> None:
+    def __init__(self, export: Export, rules: Any, seed: bytes, key: bytes) -> None:
         self.header = export.header
         self.events = export.events
         self.rules = rules
         self.seed = seed
+        #: The streams' key: the seed and the seats' entropy (:func:`games.rng.game_key`).
+        self.key = key
         self.state: Any = None
         self.setup_events = 0
         self.commands = 0
@@ -304,7 +319,7 @@ class _Replay:
         h = self.header
         try:
             opening = _as_stored(
-                self.rules.setup(dict(h["options"]), len(h["seats"]), Rng(self.seed, "setup"))
+                self.rules.setup(dict(h["options"]), len(h["seats"]), Rng(self.key, "setup"))
             )
         except Exception as e:  # forged options may break an engine in any way; it is still a verdict
             raise _Differs(2, f"the rules refuse the game's options: {_reason(e)}") from None
@@ -337,7 +352,7 @@ class _Replay:
         if self.rules.is_over(self.state):
             raise _Differs(version, f"{said} comes after the game was over")
         try:
-            decided = _as_stored(self.rules.decide(self.state, seat, command, Rng(self.seed, label)))
+            decided = _as_stored(self.rules.decide(self.state, seat, command, Rng(self.key, label)))
         except Exception as e:  # a forged command may break an engine in any way; it is still a verdict
             raise _Differs(version, f"the rules refuse {said}: {_reason(e)}") from None
         if not decided:
