@@ -22,13 +22,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from uuid import UUID
 
 import orjson
 
 import games
+from audit import signing
 from games.rng import BadEntropy, Rng, game_key
 from projections import resignation
 from projections.resignation import REASONS, RESIGNED
@@ -68,6 +69,8 @@ class Export:
 
     header: dict[str, Any]
     events: list[dict[str, Any]]
+    #: The last line's signature (:mod:`audit.signing`), base64; ``None`` for an unsigned file.
+    signature: str | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,8 @@ class Verdict:
     setup_events: int = 0
     commands: int = 0
     score: dict[str, Any] | None = None
+    #: What was found of the signature, in words (:func:`check_file`).
+    signed: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -123,6 +128,8 @@ class Verdict:
             )
             winners = ", ".join(f"seat {w}" for w in self.score["winners"])
             lines.append(f"  final score recomputed as logged: {totals}; winners: {winners}")
+        if self.signed is not None:
+            lines.append(f"  {self.signed}")
         return "\n".join(lines)
 
 
@@ -146,6 +153,9 @@ def parse(lines: Iterable[bytes | str]) -> Export:
             raise BadExport(f"line {number} is not JSON ({e}); is the file cut short?") from None
     if not values:
         raise BadExport("the file is empty")
+    signature = None
+    if len(values) > 1 and isinstance(values[-1][1], dict) and set(values[-1][1]) == {signing.FIELD}:
+        signature = str(values.pop()[1][signing.FIELD])
     (_, header), events = values[0], values[1:]
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise BadExport(f'not a Kotlík export: its first line has no "format": "{FORMAT}"')
@@ -173,7 +183,7 @@ def parse(lines: Iterable[bytes | str]) -> Export:
         )
     if last > header["version"]:
         raise BadExport(f"the file has events up to version {last}, past its header's {header['version']}")
-    return Export(header, [event for _, event in events])
+    return Export(header, [event for _, event in events], signature)
 
 
 def _fields(value: dict[str, Any], wanted: dict[str, type], where: str) -> None:
@@ -225,6 +235,34 @@ def check(export: Export) -> Verdict:
     replay = _Replay(export, rules, seed, key)
     problems += replay.run()
     return Verdict(export, problems, replay.setup_events, replay.commands, replay.score)
+
+
+def check_file(data: bytes, key: dict[str, Any] | None = None) -> Verdict:
+    """:func:`check` an export file's bytes, and its signature against ``key`` (a JWK) if given.
+
+    With a pinned key, an unsigned file, one whose header names another key, or one whose
+    signature does not match its bytes is refused, and that comes first among the problems: the
+    file is not what the server signed. Without one the signature is not checked (the header's own
+    key proves nothing: a forger signs with theirs), and the report says so.
+    Raises :class:`BadExport` for a file that is not a whole export.
+    """
+    export = parse(data.splitlines())
+    verdict = check(export)
+    named = export.header.get("key")
+    kid = named.get("kid") if isinstance(named, dict) else None
+    if key is None:
+        if export.signature is None:
+            return replace(verdict, signed="not signed")
+        return replace(verdict, signed=f"signed by key {kid}; not checked against a pinned key (--key)")
+    try:
+        pinned = signing.public_key(key)
+        if named is not None and signing.public_key(named).public_bytes_raw() != pinned.public_bytes_raw():
+            raise signing.BadSignature(f"the header names key {kid}, not the pinned key {key.get('kid')}")
+        signing.check(data, pinned)
+    except signing.BadSignature as e:
+        problem = Mismatch(None, f"signature: {e}")
+        return replace(verdict, problems=[problem, *verdict.problems], signed=f"signature refused: {e}")
+    return replace(verdict, signed=f"signed by the pinned key {key.get('kid') or kid}")
 
 
 class _Replay:

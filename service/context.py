@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from flask import Flask, current_app
 from psycopg import Connection
 from psycopg_pool import ConnectionPool
@@ -26,6 +27,11 @@ def pool() -> ConnectionPool:
 def caches() -> Caches:
     """Every in-process cache of the app (:class:`projections.caches.Caches`)."""
     return current_app.extensions["kotlik.caches"]  # type: ignore[no-any-return]
+
+
+def signing_key() -> Ed25519PrivateKey:
+    """The key every export is signed with (:mod:`audit.signing`), loaded or made at start."""
+    return current_app.extensions["kotlik.signing_key"]  # type: ignore[no-any-return]
 
 
 def database_url(app: Flask | None = None) -> str:

@@ -194,6 +194,13 @@ class PlayerGamesQuerySchema(Schema):
     status = fields.String(validate=validate.OneOf(["active", "scoring", "finished"]))
 
 
+class SigningKeySchema(Schema):
+    kty = fields.String(metadata={"description": "OKP"})
+    crv = fields.String(metadata={"description": "Ed25519"})
+    x = fields.String(metadata={"description": "the public key's 32 bytes, base64url"})
+    kid = fields.String(metadata={"description": "the key's RFC 7638 thumbprint"})
+
+
 class ClaimSchema(Schema):
     token = fields.String(
         required=True,
