@@ -23,6 +23,7 @@ import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
@@ -286,7 +287,9 @@ class _Replay:
         """The first mismatch (a list of at most one), or nothing."""
         try:
             self._versions()
+            self._times()
             self._created()
+            self._bots()
             at = self._setup()
             while at < len(self.events) and self.events[at]["type"] not in (SCORED, RESIGNED):
                 at = self._command(at)
@@ -333,6 +336,57 @@ class _Replay:
                     index + 1,
                     "the event names a command its meta does not",
                     _diff(event["meta"].get("command"), event["command"], "command"),
+                )
+
+    def _times(self) -> None:
+        """Every event recorded no earlier than the one before it, within the game's creation and
+        end: a log whose events were reordered, or a header whose times were rewritten, shows here."""
+        h = self.header
+        created = _when(h.get("created_at"), "the header's created_at", None)
+        finished = _when(h.get("finished_at"), "the header's finished_at", None)
+        before: datetime | None = created
+        for event in self.events:
+            at = _when(event.get("recorded_at"), "recorded_at", event["version"])
+            if at is None:
+                continue
+            if before is not None and at < before:
+                raise _Differs(
+                    event["version"],
+                    "the event is recorded before the one before it (or before the game was created)",
+                    [_pair("recorded_at", f"{before.isoformat()} or later", at.isoformat())],
+                )
+            before = at
+        if finished is not None and before is not None and finished < before:
+            raise _Differs(
+                None,
+                "the game finished before its last event was recorded",
+                [_pair("finished_at", f"{before.isoformat()} or later", finished.isoformat())],
+            )
+
+    def _bots(self) -> None:
+        """Each command played by the seat's bot exactly when the seat is a bot's: a bot seat
+        rewritten as a person's (or a person's as a bot's) is refused where it played. A person's
+        seat that ran out of time is played by the timeout bot, and its meta says ``timed_out``."""
+        seats = self.header["seats"]
+        for event in self.events:
+            meta = event["meta"]
+            seat = meta.get("seat")
+            if "at" not in meta or "command" not in meta or not isinstance(seat, int):
+                continue
+            if not 0 <= seat < len(seats) or not isinstance(seats[seat], dict):
+                raise _Differs(event["version"], f"the command names seat {seat!r}, which the game has not")
+            bot, played = seats[seat].get("bot"), meta.get("bot")
+            if bot is not None and played != bot:
+                raise _Differs(
+                    event["version"],
+                    f"seat {seat} is the bot {bot!r}'s, but this command was not played by it",
+                    [_pair("meta.bot", bot, played)],
+                )
+            if bot is None and played is not None and not meta.get("timed_out"):
+                raise _Differs(
+                    event["version"],
+                    f"seat {seat} is a person's, but this command was played by the bot {played!r}",
+                    [_pair("meta.bot", None, played)],
                 )
 
     def _created(self) -> None:
@@ -484,6 +538,17 @@ class _Differs(Exception):
 
 def _reason(error: Exception) -> str:
     return error.reason if isinstance(error, games.GameError) else f"{type(error).__name__}: {error}"
+
+
+def _when(value: Any, what: str, version: int | None) -> datetime | None:
+    """An RFC 3339 time from the file (``None`` when absent); one without a zone is UTC."""
+    if value is None:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise _Differs(version, f"{what} {value!r} is not an RFC 3339 time") from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 def _body(event: dict[str, Any]) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from httpclient import Client, create, game_path, play_to_end
 from processes import ROOT, environment, fresh_database, kotlik_web
 
 from audit import signing
+from audit.verify import check, parse
 from events.database import migrate
 
 WELL_KNOWN = "/.well-known/kotlik-key"
@@ -169,3 +170,48 @@ def test_the_key_is_made_at_first_start_under_kotlik_data(
     assert isinstance(key, Ed25519PrivateKey)
     assert signing.jwk(key.public_key()) == jwk
     assert signing.load_or_create(made).private_bytes_raw() == key.private_bytes_raw(), "kept, not remade"
+
+
+def _check(lines: list[dict[str, Any]]) -> Any:
+    return check(parse([orjson.dumps(line) for line in lines]))
+
+
+def test_verify_catches_a_bot_turned_person_and_times_out_of_order(signed: dict[str, Any]) -> None:
+    """Without any key: what the log itself shows (a forger who rewrites every trace of a bot
+    is caught by the signature alone, above)."""
+    lines = [orjson.loads(line) for line in signed["raw"].splitlines()][:-1]
+    assert _check(lines).ok
+
+    person = json.loads(json.dumps(lines))
+    for seats in (person[0]["seats"], person[1]["data"]["seats"]):
+        seats[1]["bot"] = None
+    verdict = _check(person)
+    first_bot = next(e for e in lines[1:] if e["meta"].get("bot"))
+    assert [p.version for p in verdict.problems] == [first_bot["version"]], verdict.report()
+    assert "seat 1 is a person's, but this command was played by the bot 'default'" in verdict.report()
+
+    robot = json.loads(json.dumps(lines))
+    for seats in (robot[0]["seats"], robot[1]["data"]["seats"]):
+        seats[0]["bot"] = "default"
+        seats[0].pop("entropy")
+    verdict = _check(robot)
+    assert not verdict.ok and "seat 0 is the bot 'default''s" in verdict.report(), verdict.report()
+
+    late = json.loads(json.dumps(lines))
+    late[3]["recorded_at"], late[6]["recorded_at"] = "2099-01-01T00:00:00+00:00", late[3]["recorded_at"]
+    verdict = _check(late)
+    assert [p.version for p in verdict.problems] == [late[4]["version"]], verdict.report()
+    assert "recorded before the one before it" in verdict.report()
+
+    early = json.loads(json.dumps(lines))
+    early[0]["created_at"] = "2099-01-01T00:00:00+00:00"
+    assert [p.version for p in _check(early).problems] == [1]
+
+    ended = json.loads(json.dumps(lines))
+    ended[0]["finished_at"] = "2000-01-01T00:00:00+00:00"
+    verdict = _check(ended)
+    assert not verdict.ok and "finished before its last event" in verdict.report()
+
+    bad = json.loads(json.dumps(lines))
+    bad[5]["recorded_at"] = "yesterday"
+    assert "is not an RFC 3339 time" in _check(bad).report()
