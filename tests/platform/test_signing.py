@@ -28,6 +28,7 @@ from processes import ROOT, environment, fresh_database, kotlik_web
 from audit import signing
 from audit.verify import check, parse
 from events.database import migrate
+from tests.games.independent_random import check as recompute
 
 WELL_KNOWN = "/.well-known/kotlik-key"
 NOWHERE = "postgresql://nobody@127.0.0.1:9/none?connect_timeout=1"
@@ -174,6 +175,15 @@ def test_the_key_is_made_at_first_start_under_kotlik_data(
 
 def _check(lines: list[dict[str, Any]]) -> Any:
     return check(parse([orjson.dumps(line) for line in lines]))
+
+
+def test_an_export_served_over_http_is_recomputed_from_the_page_alone(signed: dict[str, Any]) -> None:
+    """The export as served (not as the engines' test harness writes it) holds everything the
+    independent implementation of ``docs/random.md`` needs."""
+    lines = [orjson.loads(line) for line in signed["raw"].splitlines()][:-1]
+    report = recompute(lines)
+    assert not report.wrong, report.wrong
+    assert set(report.checked) == {"grid", "first cauldron card", "deck"}
 
 
 def test_verify_catches_a_bot_turned_person_and_times_out_of_order(signed: dict[str, Any]) -> None:
