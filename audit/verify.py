@@ -12,9 +12,15 @@ An export is JSON Lines: a header, then one line per event, oldest first::
     {"format": "kotlik-export", "format_version": 1, "id": ..., "game": ..., "rules_version": 1,
      "status": "finished", "version": 57, "options": {...}, "arranged": false, "seats": [...],
      "seed_sha256": "...", "seed": "<hex, or null while the game runs>", "result": {...},
-     "created_at": "...", "finished_at": "...", "seat": null, "redacted": false}
+     "created_at": "...", "finished_at": "...", "seat": null, "redacted": false, "key": {JWK}}
     {"version": 1, "type": "kotlik.GameCreated", "data": {...}, "meta": {...},
      "seat": null, "command": null, "recorded_at": "..."}
+    {"signature": "<base64>"}
+
+The last line is the server's signature over every byte before it (:mod:`audit.signing`), checked
+by :func:`check_file` against a key the auditor pinned. Besides what follows from the seed, a log
+must have its events recorded in order within the game's creation and end, and each command played
+by its seat's bot exactly when the seat is a bot's.
 """
 
 from __future__ import annotations
