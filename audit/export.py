@@ -24,8 +24,16 @@ from projections.lobby import GameRow
 PAGE = 500
 
 
-def header(row: GameRow, *, options: dict[str, Any], seat: int | None, seed: bytes | None) -> dict[str, Any]:
-    """The first line: what the game is, and the seed when it may be shown."""
+def header(
+    row: GameRow,
+    *,
+    options: dict[str, Any],
+    seat: int | None,
+    seed: bytes | None,
+    key: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """The first line: what the game is, the seed when it may be shown, and ``key``: the public
+    key (a JWK) of the server that signs the file (:mod:`audit.signing`)."""
     finished = row.status == "finished"
     return {
         "format": FORMAT,
@@ -45,6 +53,7 @@ def header(row: GameRow, *, options: dict[str, Any], seat: int | None, seed: byt
         "finished_at": row.updated_at.isoformat() if finished else None,
         "seat": seat,
         "redacted": row.status == "active",
+        "key": key,
     }
 
 

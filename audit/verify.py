@@ -12,9 +12,15 @@ An export is JSON Lines: a header, then one line per event, oldest first::
     {"format": "kotlik-export", "format_version": 1, "id": ..., "game": ..., "rules_version": 1,
      "status": "finished", "version": 57, "options": {...}, "arranged": false, "seats": [...],
      "seed_sha256": "...", "seed": "<hex, or null while the game runs>", "result": {...},
-     "created_at": "...", "finished_at": "...", "seat": null, "redacted": false}
+     "created_at": "...", "finished_at": "...", "seat": null, "redacted": false, "key": {JWK}}
     {"version": 1, "type": "kotlik.GameCreated", "data": {...}, "meta": {...},
      "seat": null, "command": null, "recorded_at": "..."}
+    {"signature": "<base64>"}
+
+The last line is the server's signature over every byte before it (:mod:`audit.signing`), checked
+by :func:`check_file` against a key the auditor pinned. Besides what follows from the seed, a log
+must have its events recorded in order within the game's creation and end, and each command played
+by its seat's bot exactly when the seat is a bot's.
 """
 
 from __future__ import annotations
@@ -22,14 +28,16 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
 import orjson
 
 import games
-from games.rng import Rng
+from audit import signing
+from games.rng import BadEntropy, Rng, game_key
 from projections import resignation
 from projections.resignation import REASONS, RESIGNED
 
@@ -68,6 +76,8 @@ class Export:
 
     header: dict[str, Any]
     events: list[dict[str, Any]]
+    #: The last line's signature (:mod:`audit.signing`), base64; ``None`` for an unsigned file.
+    signature: str | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +105,8 @@ class Verdict:
     setup_events: int = 0
     commands: int = 0
     score: dict[str, Any] | None = None
+    #: What was found of the signature, in words (:func:`check_file`).
+    signed: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -112,6 +124,7 @@ class Verdict:
             f"OK: {game}: the log follows from the seed and the rules",
             f"  {len(self.export.events)} events up to version {h['version']}, status {h['status']}",
             f"  the seed matches its SHA-256 {h['seed_sha256']}",
+            f"  the streams keyed by the seed and {_given(h['seats'])}",
             f"  setup re-derived from the seed: {self.setup_events} events",
             f"  {self.commands} commands decided again, each giving exactly the logged events",
         ]
@@ -122,7 +135,17 @@ class Verdict:
             )
             winners = ", ".join(f"seat {w}" for w in self.score["winners"])
             lines.append(f"  final score recomputed as logged: {totals}; winners: {winners}")
+        if self.signed is not None:
+            lines.append(f"  {self.signed}")
         return "\n".join(lines)
+
+
+def _given(seats: list[Any]) -> str:
+    """Which seats gave entropy, in words."""
+    given = [str(s.get("seat")) for s in seats if isinstance(s, dict) and s.get("entropy") is not None]
+    if not given:
+        return "no seat's entropy (no seat gave any: the server's seed alone)"
+    return f"the entropy of seat{'s' if len(given) > 1 else ''} {', '.join(given)}"
 
 
 def parse(lines: Iterable[bytes | str]) -> Export:
@@ -137,6 +160,9 @@ def parse(lines: Iterable[bytes | str]) -> Export:
             raise BadExport(f"line {number} is not JSON ({e}); is the file cut short?") from None
     if not values:
         raise BadExport("the file is empty")
+    signature = None
+    if len(values) > 1 and isinstance(values[-1][1], dict) and set(values[-1][1]) == {signing.FIELD}:
+        signature = str(values.pop()[1][signing.FIELD])
     (_, header), events = values[0], values[1:]
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise BadExport(f'not a Kotlík export: its first line has no "format": "{FORMAT}"')
@@ -164,7 +190,7 @@ def parse(lines: Iterable[bytes | str]) -> Export:
         )
     if last > header["version"]:
         raise BadExport(f"the file has events up to version {last}, past its header's {header['version']}")
-    return Export(header, [event for _, event in events])
+    return Export(header, [event for _, event in events], signature)
 
 
 def _fields(value: dict[str, Any], wanted: dict[str, type], where: str) -> None:
@@ -206,22 +232,56 @@ def check(export: Export) -> Verdict:
             )
         )
     try:
+        key = game_key(seed, [s.get("entropy") if isinstance(s, dict) else None for s in h["seats"]])
+    except BadEntropy as e:
+        return Verdict(export, [*problems, Mismatch(None, f"a seat's entropy is not as given: {e}")])
+    try:
         rules = games.load(h["game"], h["rules_version"])
     except (games.UnknownGame, games.UnknownRulesVersion) as e:
         return Verdict(export, [*problems, Mismatch(None, str(e).strip('"'))])
-    replay = _Replay(export, rules, seed)
+    replay = _Replay(export, rules, seed, key)
     problems += replay.run()
     return Verdict(export, problems, replay.setup_events, replay.commands, replay.score)
+
+
+def check_file(data: bytes, key: dict[str, Any] | None = None) -> Verdict:
+    """:func:`check` an export file's bytes, and its signature against ``key`` (a JWK) if given.
+
+    With a pinned key, an unsigned file, one whose header names another key, or one whose
+    signature does not match its bytes is refused, and that comes first among the problems: the
+    file is not what the server signed. Without one the signature is not checked (the header's own
+    key proves nothing: a forger signs with theirs), and the report says so.
+    Raises :class:`BadExport` for a file that is not a whole export.
+    """
+    export = parse(data.splitlines())
+    verdict = check(export)
+    named = export.header.get("key")
+    kid = named.get("kid") if isinstance(named, dict) else None
+    if key is None:
+        if export.signature is None:
+            return replace(verdict, signed="not signed")
+        return replace(verdict, signed=f"signed by key {kid}; not checked against a pinned key (--key)")
+    try:
+        pinned = signing.public_key(key)
+        if named is not None and signing.public_key(named).public_bytes_raw() != pinned.public_bytes_raw():
+            raise signing.BadSignature(f"the header names key {kid}, not the pinned key {key.get('kid')}")
+        signing.check(data, pinned)
+    except signing.BadSignature as e:
+        problem = Mismatch(None, f"signature: {e}")
+        return replace(verdict, problems=[problem, *verdict.problems], signed=f"signature refused: {e}")
+    return replace(verdict, signed=f"signed by the pinned key {key.get('kid') or kid}")
 
 
 class _Replay:
     """The log walked event by event beside the rules' own account of it."""
 
-    def __init__(self, export: Export, rules: Any, seed: bytes) -> None:
+    def __init__(self, export: Export, rules: Any, seed: bytes, key: bytes) -> None:
         self.header = export.header
         self.events = export.events
         self.rules = rules
         self.seed = seed
+        #: The streams' key: the seed and the seats' entropy (:func:`games.rng.game_key`).
+        self.key = key
         self.state: Any = None
         self.setup_events = 0
         self.commands = 0
@@ -233,7 +293,9 @@ class _Replay:
         """The first mismatch (a list of at most one), or nothing."""
         try:
             self._versions()
+            self._times()
             self._created()
+            self._bots()
             at = self._setup()
             while at < len(self.events) and self.events[at]["type"] not in (SCORED, RESIGNED):
                 at = self._command(at)
@@ -282,6 +344,57 @@ class _Replay:
                     _diff(event["meta"].get("command"), event["command"], "command"),
                 )
 
+    def _times(self) -> None:
+        """Every event recorded no earlier than the one before it, within the game's creation and
+        end: a log whose events were reordered, or a header whose times were rewritten, shows here."""
+        h = self.header
+        created = _when(h.get("created_at"), "the header's created_at", None)
+        finished = _when(h.get("finished_at"), "the header's finished_at", None)
+        before: datetime | None = created
+        for event in self.events:
+            at = _when(event.get("recorded_at"), "recorded_at", event["version"])
+            if at is None:
+                continue
+            if before is not None and at < before:
+                raise _Differs(
+                    event["version"],
+                    "the event is recorded before the one before it (or before the game was created)",
+                    [_pair("recorded_at", f"{before.isoformat()} or later", at.isoformat())],
+                )
+            before = at
+        if finished is not None and before is not None and finished < before:
+            raise _Differs(
+                None,
+                "the game finished before its last event was recorded",
+                [_pair("finished_at", f"{before.isoformat()} or later", finished.isoformat())],
+            )
+
+    def _bots(self) -> None:
+        """Each command played by the seat's bot exactly when the seat is a bot's: a bot seat
+        rewritten as a person's (or a person's as a bot's) is refused where it played. A person's
+        seat that ran out of time is played by the timeout bot, and its meta says ``timed_out``."""
+        seats = self.header["seats"]
+        for event in self.events:
+            meta = event["meta"]
+            seat = meta.get("seat")
+            if "at" not in meta or "command" not in meta or not isinstance(seat, int):
+                continue
+            if not 0 <= seat < len(seats) or not isinstance(seats[seat], dict):
+                raise _Differs(event["version"], f"the command names seat {seat!r}, which the game has not")
+            bot, played = seats[seat].get("bot"), meta.get("bot")
+            if bot is not None and played != bot:
+                raise _Differs(
+                    event["version"],
+                    f"seat {seat} is the bot {bot!r}'s, but this command was not played by it",
+                    [_pair("meta.bot", bot, played)],
+                )
+            if bot is None and played is not None and not meta.get("timed_out"):
+                raise _Differs(
+                    event["version"],
+                    f"seat {seat} is a person's, but this command was played by the bot {played!r}",
+                    [_pair("meta.bot", None, played)],
+                )
+
     def _created(self) -> None:
         h = self.header
         expected = {
@@ -304,7 +417,7 @@ class _Replay:
         h = self.header
         try:
             opening = _as_stored(
-                self.rules.setup(dict(h["options"]), len(h["seats"]), Rng(self.seed, "setup"))
+                self.rules.setup(dict(h["options"]), len(h["seats"]), Rng(self.key, "setup"))
             )
         except Exception as e:  # forged options may break an engine in any way; it is still a verdict
             raise _Differs(2, f"the rules refuse the game's options: {_reason(e)}") from None
@@ -337,7 +450,7 @@ class _Replay:
         if self.rules.is_over(self.state):
             raise _Differs(version, f"{said} comes after the game was over")
         try:
-            decided = _as_stored(self.rules.decide(self.state, seat, command, Rng(self.seed, label)))
+            decided = _as_stored(self.rules.decide(self.state, seat, command, Rng(self.key, label)))
         except Exception as e:  # a forged command may break an engine in any way; it is still a verdict
             raise _Differs(version, f"the rules refuse {said}: {_reason(e)}") from None
         if not decided:
@@ -431,6 +544,17 @@ class _Differs(Exception):
 
 def _reason(error: Exception) -> str:
     return error.reason if isinstance(error, games.GameError) else f"{type(error).__name__}: {error}"
+
+
+def _when(value: Any, what: str, version: int | None) -> datetime | None:
+    """An RFC 3339 time from the file (``None`` when absent); one without a zone is UTC."""
+    if value is None:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise _Differs(version, f"{what} {value!r} is not an RFC 3339 time") from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 def _body(event: dict[str, Any]) -> dict[str, Any]:

@@ -26,8 +26,8 @@ import games
 from commands import writes
 from events import NewEvent, StoredEvent, VersionConflict, append, read
 from events.outbox import Queued
-from games.interface import Event, GameError, IllegalMove, Rules
-from games.rng import Rng
+from games.interface import Event, GameError, IllegalMove, InvalidOptions, Rules
+from games.rng import BadEntropy, Rng, checked_entropy, game_key
 from projections import clocks, lobby, players, resignation, seen, tokens, webhooks
 from projections.caches import Caches
 from projections.fold import PLATFORM, Folded, fold, snapshot_due
@@ -91,9 +91,9 @@ def create_game(
     seats = _named(conn, seats, bound)
     seed = secrets.token_bytes(32)
     seed_sha256 = hashlib.sha256(seed).hexdigest()
-    opening = plain(game.setup(dict(options), len(seats), Rng(seed, "setup")))
     new_id = uuid4()
-    seats = [{"seat": i, "name": s["name"], "bot": s.get("bot")} for i, s in enumerate(seats)]
+    seats = [_seat(i, s) for i, s in enumerate(seats)]
+    opening = plain(game.setup(dict(options), len(seats), Rng(keyed(seed, seats), "setup")))
     created = {
         "game": kind,
         "seats": seats,
@@ -210,7 +210,7 @@ def _decide(conn: Connection[Any], row: lobby.GameRow, before: Folded, decision:
     game, seat, command = row.rules, decision.seat, decision.command
     if decision.check is not None:
         decision.check(game, before.state, seat, command)
-    decided = plain(game.decide(before.state, seat, command, Rng(_seed(row), f"v{before.version}")))
+    decided = plain(game.decide(before.state, seat, command, Rng(stream_key(row), f"v{before.version}")))
     if not decided:
         raise IllegalMove("that command changes nothing")
     meta = {
@@ -254,7 +254,7 @@ def play_bot(
         return None
     game, state = row.rules, now.state
     actions = game.legal_actions(state, seat)
-    command = game.BOTS[name](seen.view(game, state, seat), actions, Rng(_seed(row), f"bot:v{expected}"))
+    command = game.BOTS[name](seen.view(game, state, seat), actions, Rng(stream_key(row), f"bot:v{expected}"))
     try:
         return play(
             conn,
@@ -274,6 +274,26 @@ def play_bot(
 TIMEOUT_BOT = "default"
 #: How the platform records that a seat left a game: resigned, or forfeited on time.
 RESIGNED = resignation.RESIGNED
+
+
+class EntropyRefused(GameError):
+    """Entropy a seat gives twice, or once the game has been dealt (HTTP 409)."""
+
+
+def accept_entropy(row: lobby.GameRow, seat: int) -> None:
+    """Whether ``seat`` may still give entropy to the game of ``row``; :class:`EntropyRefused` if not.
+
+    Entropy counts only if given before setup, since setup is the first thing drawn with the key.
+    A game is dealt when it is created with all its seats, so today a seat gives its entropy in
+    ``POST /games``; a claim or a join before the deal calls this first.
+    """
+    if row.seats[seat].get("entropy") is not None:
+        raise EntropyRefused(f"seat {seat} has given its entropy already; a seat gives it once")
+    if row.version > 0:
+        raise EntropyRefused(
+            "the game has been dealt already: a seat's entropy counts only when given before setup "
+            "(in its seat of POST /games)"
+        )
 
 
 class RematchTaken(GameError):
@@ -391,6 +411,31 @@ def _resigned(conn: Connection[Any], game_id: UUID) -> dict[int, str]:
         "SELECT data FROM events WHERE game_id = %s AND type = %s ORDER BY version", (game_id, RESIGNED)
     ).fetchall()
     return {int(r["data"]["seat"]): str(r["data"]["reason"]) for r in rows}
+
+
+def _seat(index: int, seat: dict[str, Any]) -> dict[str, Any]:
+    """A seat as the log and the lobby keep it; ``entropy`` only when the seat gave some."""
+    out = {"seat": index, "name": seat["name"], "bot": seat.get("bot")}
+    if seat.get("entropy") is not None:
+        if seat.get("bot"):
+            raise InvalidOptions(f"seat {index} is a bot: only a person's seat gives entropy")
+        try:
+            out["entropy"] = checked_entropy(seat["entropy"])
+        except BadEntropy as e:
+            raise InvalidOptions(f"seat {index}: {e}") from None
+    return out
+
+
+def keyed(seed: bytes, seats: list[dict[str, Any]]) -> bytes:
+    """The key of a game's random stream from the server's ``seed`` and its ``seats`` as the log
+    keeps them (each with its ``entropy`` if it gave some): :func:`games.rng.game_key`. Whatever
+    seats a game (creation, a claim, a join) calls this once every seat has given what it will."""
+    return game_key(seed, [seat.get("entropy") for seat in seats])
+
+
+def stream_key(row: lobby.GameRow) -> bytes:
+    """The key every stream of the game of ``row`` (read with ``secret=True``) is drawn with."""
+    return keyed(_seed(row), row.seats)
 
 
 def _seed(row: lobby.GameRow) -> bytes:

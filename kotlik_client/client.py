@@ -143,9 +143,11 @@ class Client:
         return resuming(connect, None, self.transport.retries)
 
     def export(self, game_id: str) -> list[dict[str, Any]]:
-        """The game as ``GET /export`` gives it: the header line, then one line per event."""
+        """The game as ``GET /export`` gives it: the header line, then one line per event (the
+        signature line that ends the file left out; ``kotlik verify --key`` checks it)."""
         body = self.transport.request("GET", f"{API}/games/{game_id}/export").body
-        return [json.loads(line) for line in body.splitlines() if line.strip()]
+        lines = [json.loads(line) for line in body.splitlines() if line.strip()]
+        return lines[:-1] if lines and set(lines[-1]) == {"signature"} else lines
 
     def score(self, game_id: str) -> dict[str, Any]:
         """The final breakdown per seat (a 404 ProblemError until the game is scored)."""

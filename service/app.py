@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -14,11 +16,14 @@ from werkzeug.exceptions import HTTPException
 
 from events import outbox
 from events.database import create_pool
+from audit import signing
+from events.database import create_pool, data_dir
 from projections.caches import Caches
 from service.api import fast
 from service.api.catalog import blp as catalog
 from service.api.endings import blp as endings
 from service.api.exports import blp as exports
+from service.api.exports import keys
 from service.api.games import blp as games
 from service.api.health import blp as health
 from service.api.players import blp as players
@@ -83,10 +88,11 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
         database_url(app), max_size=WATCHERS_POOL, kind=kind
     )
     app.extensions["kotlik.caches"] = caches = Caches.sized(config)
+    app.extensions["kotlik.signing_key"] = signing.load_or_create(signing_key_path(config))
     _live(app, config, caches, watchers)
 
     api = KotlikApi(app)
-    for blueprint in (games, endings, players, exports, catalog, health):
+    for blueprint in (games, endings, players, exports, keys, catalog, health):
         blueprint.PAGINATION_ARGUMENTS_PARSER = schemas.PAGINATION_PARSER
         api.register_blueprint(blueprint)
     game_schemas.register(api)
@@ -96,6 +102,17 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     _pipeline(app)
     app.add_url_rule(f"{API_PREFIX}/docs/assets/<path:name>", "docs_assets", _docs_asset)
     return app
+
+
+#: The signing key's file under ``$KOTLIK_DATA`` unless ``KOTLIK_SIGNING_KEY`` names another.
+SIGNING_KEY_FILE = "export-signing-key.pem"
+
+
+def signing_key_path(config: dict[str, Any]) -> Path:
+    """Where the export signing key is kept: ``KOTLIK_SIGNING_KEY`` (the app's config, else the
+    environment), else ``$KOTLIK_DATA/export-signing-key.pem``; made there at first start."""
+    configured = config.get("KOTLIK_SIGNING_KEY", os.environ.get("KOTLIK_SIGNING_KEY"))
+    return Path(configured) if configured else data_dir() / SIGNING_KEY_FILE
 
 
 def _live(app: Flask, config: dict[str, Any], caches: Caches, watchers: ConnectionPool) -> None:

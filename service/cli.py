@@ -237,27 +237,41 @@ def audit(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def _export_bytes(path: str) -> bytes:
+    """An export file's bytes; ``-`` reads standard input."""
+    if path == "-":
+        return sys.stdin.buffer.read()
+    with open(path, "rb") as file:
+        return file.read()
+
+
 def _export_lines(path: str) -> Any:
     """The lines of an export file; ``-`` reads standard input."""
-    if path == "-":
-        return sys.stdin.buffer.read().splitlines()
-    with open(path, "rb") as file:
-        return file.read().splitlines()
+    return _export_bytes(path).splitlines()
 
 
 def verify_command(args: argparse.Namespace) -> int:
-    """Check an export with no database, server or network; exit 1 unless it verifies."""
-    from audit.verify import BadExport, check, parse
+    """Check an export with no database, server or network; exit 1 unless it verifies.
+
+    ``--key KEYFILE`` (the JWK of ``GET /.well-known/kotlik-key``, kept when first fetched) also
+    checks the file's signature and refuses one that key did not sign."""
+    import orjson
+
+    from audit.verify import BadExport, check_file
 
     try:
-        export = parse(_export_lines(args.file))
+        key = orjson.loads(_export_bytes(args.key)) if args.key else None
+    except (OSError, orjson.JSONDecodeError) as e:
+        print(f"cannot read the key {args.key}: {getattr(e, 'strerror', None) or e}")
+        return 1
+    try:
+        verdict = check_file(_export_bytes(args.file), key)
     except OSError as e:
         print(f"cannot read {args.file}: {e.strerror or e}")
         return 1
     except BadExport as e:
         print(f"NOT A WHOLE EXPORT: {e.reason}")
         return 1
-    verdict = check(export)
     print(verdict.report())
     return 0 if verdict.ok else 1
 
@@ -335,6 +349,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.set_defaults(handler=audit)
     p = sub.add_parser("verify", help="check an exported game offline: seed, setup, every command, the score")
     p.add_argument("file", help="an export (GET /games/{id}/export); - reads standard input")
+    p.add_argument(
+        "--key",
+        metavar="KEYFILE",
+        help="the server's key as a JWK file (GET /.well-known/kotlik-key): refuse a file it did not sign",
+    )
     p.set_defaults(handler=verify_command)
     p = sub.add_parser("import", help="load an exported finished game into this database, once it verifies")
     p.add_argument("file", help="an export (GET /games/{id}/export); - reads standard input")

@@ -20,6 +20,7 @@ from contextvars import ContextVar
 from time import monotonic
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from flask import Flask, current_app
 from psycopg import Connection
 from psycopg_pool import ConnectionPool, PoolTimeout
@@ -34,6 +35,11 @@ def pool() -> ConnectionPool:
 def caches() -> Caches:
     """Every in-process cache of the app (:class:`projections.caches.Caches`)."""
     return current_app.extensions["kotlik.caches"]  # type: ignore[no-any-return]
+
+
+def signing_key() -> Ed25519PrivateKey:
+    """The key every export is signed with (:mod:`audit.signing`), loaded or made at start."""
+    return current_app.extensions["kotlik.signing_key"]  # type: ignore[no-any-return]
 
 
 def database_url(app: Flask | None = None) -> str:

@@ -78,6 +78,21 @@ def broker(database_url: str) -> dict[str, str]:
     return env
 
 
+@pytest.fixture(scope="session", autouse=True)
+def signing_key(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One export signing key for the run, shared by the test app and every server a test starts
+    (through the environment), so an export imported into another server re-exports byte for
+    byte; made at the first start, as an operator's is."""
+    path = tmp_path_factory.mktemp("signing") / "export-signing-key.pem"
+    before = os.environ.get("KOTLIK_SIGNING_KEY")
+    os.environ["KOTLIK_SIGNING_KEY"] = str(path)
+    yield path
+    if before is None:
+        os.environ.pop("KOTLIK_SIGNING_KEY", None)
+    else:
+        os.environ["KOTLIK_SIGNING_KEY"] = before
+
+
 @pytest.fixture(scope="session")
 def pool(database_url: str) -> Iterator[Any]:
     from events.database import create_pool

@@ -21,13 +21,13 @@ from flask import Response, current_app, request, stream_with_context, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from audit import export
+from audit import export, signing
 from audit.imports import GameExists, ImportRefused, NotImportable, NotVerified, restore
 from audit.verify import BadExport, parse
 from projections import lobby, seen
 from projections.lobby import GameRow
 from service.api.games import summary
-from service.context import caches, connection
+from service.context import caches, connection, signing_key
 from service.contract import schemas
 from service.contract.problems import NotFound, Unauthorized, problem
 from service.guard.auth import bearer, caller_seat
@@ -76,9 +76,18 @@ class Export(MethodView):
 
 
 def _lines(row: GameRow, seat: int | None, state: Any) -> Iterator[bytes]:
+    """The file a page at a time, then the signature over every byte before it."""
     finished = row.status == "finished"
-    head = export.header(row, options=seen.options(row), seat=seat, seed=row.seed if finished else None)
-    yield _json(head)
+    key = signing_key()
+    signer = signing.Signer(key)
+    head = export.header(
+        row,
+        options=seen.options(row),
+        seat=seat,
+        seed=row.seed if finished else None,
+        key=signing.jwk(key.public_key()),
+    )
+    yield signer.update(_json(head))
     for page in export.pages(connection, row.id, row.version):
         if finished:
             lines = [export.line(e) for e in page]
@@ -87,11 +96,30 @@ def _lines(row: GameRow, seat: int | None, state: Any) -> Iterator[bytes]:
                 {**e, "meta": seen.meta(stored, seat, row.rules, state)}
                 for e, stored in zip(seen.events(row, state, page, seat), page, strict=True)
             ]
-        yield b"".join(_json(line) for line in lines)
+        yield signer.update(b"".join(_json(line) for line in lines))
+    yield signer.line()
 
 
 def _json(value: Any) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS) + b"\n"
+
+
+#: ``GET /.well-known/kotlik-key``: the export signing key, for auditors to fetch and pin.
+keys = Blueprint(
+    "keys", __name__, url_prefix="/.well-known", description="The key this server signs its exports with"
+)
+
+
+@keys.route("/kotlik-key")
+class Key(MethodView):
+    @keys.response(200, schemas.SigningKeySchema)
+    def get(self) -> dict[str, str]:
+        """The public key every export of this server is signed with, as a JWK (RFC 8037).
+
+        Fetch it once and keep it: `kotlik verify FILE --key KEYFILE` then refuses a file this key
+        did not sign. The same key is in each export's header (`key`).
+        """
+        return signing.jwk(signing_key().public_key())
 
 
 @blp.route("/import")

@@ -10,6 +10,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import ValidationError
 
+from commands import accept_entropy
 from projections import lobby, players, webhooks
 from service.api.games import summary
 from service.context import caches, connection
@@ -139,6 +140,8 @@ class Claim(MethodView):
             seat = caches().tokens.seat_for(conn, game_id, body["token"])
             if seat is None:
                 raise ValidationError("the token holds no seat in this game", "token")
+            if body.get("entropy") is not None:
+                accept_entropy(row, seat)
             with conn.transaction():
                 queued = []
                 if players.bind(conn, game_id, seat, player.id):

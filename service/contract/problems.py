@@ -18,7 +18,7 @@ from psycopg.errors import UndefinedColumn, UndefinedTable
 from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
-from commands.handlers import GameOver, KeyReused, RematchTaken
+from commands.handlers import EntropyRefused, GameOver, KeyReused, RematchTaken
 from events import VersionConflict
 from games import UnknownGame, UnknownRulesVersion
 from games.interface import GameError, IllegalMove, InvalidOptions, NotYourTurn
@@ -57,6 +57,7 @@ STATUS: dict[type[Exception], tuple[int, str, str]] = {
     UnknownPlayer: (422, "unknown-player", "Unknown player"),
     SeatTaken: (409, "seat-taken", "The seat belongs to another player"),
     RematchTaken: (409, "rematch-taken", "No rematch of this game can start"),
+    EntropyRefused: (409, "entropy-refused", "The seat's entropy comes too late"),
     RefusedUrl: (422, "refused-webhook-url", "Refused webhook URL"),
     # A game stored under rules this server does not ship (a deploy rolled back, a fleet mid-upgrade):
     # the game is fine, this server cannot play it; one that ships those rules can.

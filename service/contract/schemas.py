@@ -8,6 +8,7 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, vali
 from webargs.flaskparser import FlaskParser
 
 import games
+from games.rng import ENTROPY
 from projections.webhooks import KINDS
 
 #: Versions are PostgreSQL integers; anything larger is refused, not overflowed.
@@ -44,6 +45,16 @@ def _bounded_page(params: Any) -> None:
 PAGINATION_PARSER = PaginationParser()
 
 
+def _entropy(description: str) -> fields.String:
+    """A seat's entropy: 64 lowercase hex digits (``docs/random.md``, "The key")."""
+    return fields.String(
+        validate=validate.Regexp(
+            f"^{ENTROPY.pattern}\\Z", error="entropy must be 32 bytes as 64 lowercase hex digits (0-9, a-f)"
+        ),
+        metadata={"description": description, "pattern": f"^{ENTROPY.pattern}$"},
+    )
+
+
 class SeatRequestSchema(Schema):
     name = fields.String(
         validate=validate.Length(min=1, max=80),
@@ -53,6 +64,10 @@ class SeatRequestSchema(Schema):
         load_default=None, allow_none=True, metadata={"description": "a bot name, e.g. default"}
     )
     player = fields.UUID(metadata={"description": "a player's id: the seat is bound to that player"})
+    entropy = _entropy(
+        "a person's seat only: 32 random bytes of the player's own, in hex, keyed into the game's "
+        "random stream with the server's seed (docs/random.md)"
+    )
 
     @validates_schema
     def _named(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -105,6 +120,11 @@ class SeatSchema(Schema):
     seat = fields.Integer()
     name = fields.String()
     bot = fields.String(allow_none=True)
+    entropy = fields.String(
+        allow_none=True,
+        dump_default=None,
+        metadata={"description": "the entropy the seat gave, as given; null: it gave none"},
+    )
 
 
 class CreatedSeatSchema(SeatSchema):
@@ -174,11 +194,22 @@ class PlayerGamesQuerySchema(Schema):
     status = fields.String(validate=validate.OneOf(["active", "scoring", "finished"]))
 
 
+class SigningKeySchema(Schema):
+    kty = fields.String(metadata={"description": "OKP"})
+    crv = fields.String(metadata={"description": "Ed25519"})
+    x = fields.String(metadata={"description": "the public key's 32 bytes, base64url"})
+    kid = fields.String(metadata={"description": "the key's RFC 7638 thumbprint"})
+
+
 class ClaimSchema(Schema):
     token = fields.String(
         required=True,
         validate=validate.Length(min=1, max=200),
         metadata={"description": "the invite's seat token"},
+    )
+    entropy = _entropy(
+        "the seat's own entropy; counted only before the game is dealt (409 once it has been, "
+        "or if the seat gave some already)"
     )
 
 

@@ -73,8 +73,18 @@ function seatField(index, bots) {
   });
   return {
     el: h("div", { class: "seat" }, h("span", { class: "muted" }, `${index + 1}.`), name, who),
-    value: () => (who.value ? { name: name.value, bot: who.value } : { name: name.value }),
+    value: () => (who.value ? { name: name.value, bot: who.value } : { name: name.value, entropy: entropy() }),
   };
+}
+
+/**
+ * 32 random bytes from this browser as 64 lowercase hex digits: a person's seat's entropy, keyed
+ * into the game's random stream with the server's seed, so the server cannot choose the deal
+ * alone (docs/random.md, "The key").
+ */
+export function entropy() {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** A form control for one JSON Schema: {el, value()}. */

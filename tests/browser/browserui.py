@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import time
 from typing import Any
 from urllib.parse import urlsplit
@@ -48,6 +49,12 @@ def create_in_form(
     for link in links:
         parts = urlsplit(link)
         assert parts.path == "/" and not parts.query and "token=" in parts.fragment, link
+    # Each person's seat got entropy made in the browser (crypto.getRandomValues), as given.
+    game_id = urlsplit(links[0]).fragment.split("/")[2].split("?")[0]
+    seats = page.request.get(f"{base}/api/v1/games/{game_id}").json()["seats"]
+    given = [seat["entropy"] for seat in seats[:humans]]
+    assert all(re.fullmatch(r"[0-9a-f]{64}", e or "") for e in given) and len(set(given)) == humans, seats
+    assert all(seat["entropy"] is None for seat in seats[humans:]), "a bot's seat gives no entropy"
     return links
 
 

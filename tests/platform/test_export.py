@@ -50,7 +50,9 @@ def finished(live_url: str, worker: Any) -> dict[str, Any]:
 
 
 def _lines(raw: bytes) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in raw.splitlines()]
+    """The header and event lines, without the signature line that ends the file (a file
+    rewritten from them is unsigned: tests/platform/test_signing.py checks the signature)."""
+    return [json.loads(line) for line in raw.splitlines() if "signature" not in json.loads(line)]
 
 
 def _write(tmp_path: Path, lines: list[dict[str, Any]], name: str = "game.jsonl") -> Path:

@@ -245,6 +245,7 @@ def _check(table: Table, pool: Any, *, replays: Sequence[int], stream: bool) -> 
 
         export = client.get(f"{path}/export")
         lines = [json.loads(line) for line in export.raw.splitlines()]
+        assert set(lines.pop()) == {"signature"}, f"{where}: the export ends in its signature"
         head, body = lines[0], lines[1:]
         assert head["seed"] is None and head["redacted"] is True and head["seat"] == seat, where
         assert _plain(body) == oracle.log(), f"{where}: export"
