@@ -53,7 +53,7 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     app.config.update(
         API_TITLE="Kotlík",
         API_VERSION="v1",
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX=API_PREFIX,
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",

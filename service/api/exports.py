@@ -44,11 +44,18 @@ blp = Blueprint(
 MAX_IMPORT = 16 * 1024 * 1024
 #: The media type of an export (JSON Lines).
 JSON_LINES = "application/x-ndjson"
+#: An export, for the document: lines of JSON (``audit.verify`` reads them).
+EXPORT = {
+    "type": "string",
+    "description": "One JSON object a line: the header (game, seats, options, and once finished the seed), "
+    "then each event with the seat and command that caused it",
+}
 
 
 @blp.route("/<uuid:game_id>/export")
 class Export(MethodView):
     @blp.response(200, content_type=JSON_LINES, description="JSON Lines: a header, then one event a line")
+    @blp.doc(responses={200: {"content": {JSON_LINES: {"schema": EXPORT}}}})
     @blp.alt_response(401, schema=schemas.ProblemSchema)
     @blp.alt_response(404, schema=schemas.ProblemSchema)
     @blp.doc(security=[{"seat": []}, {}])

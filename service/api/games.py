@@ -24,7 +24,7 @@ from service.contract import bodies, schemas, validation
 from service.contract.problems import NotFound
 from service.guard.auth import caller_seat
 from service.live import listener, polls
-from service.live.feed import stream
+from service.live.feed import KEEP_ALIVE, STREAM_SECONDS, stream
 from service.live.handover import after_answer
 from service.live.polls import current_state, etag, is_version, state_body, tagged_version
 
@@ -260,9 +260,23 @@ def _events(conn: Connection[Any], row: GameRow, after: int) -> list[StoredEvent
     return cached if cached is not None else read(conn, row.id, after=after, upto=row.version)
 
 
+#: The stream, for the document: how it is framed and when it ends (``service.live.feed``).
+SSE = {
+    "type": "string",
+    "description": (
+        "Server-sent events: `retry: 2000` first; then per event `id: <version>`, `event: <type>` and "
+        "`data: <an Event as /events sends it, as JSON>`; a `: keep-alive` comment every "
+        f"{KEEP_ALIVE:.0f} s while the game is quiet; `event: end` once it is scored. The response ends "
+        f"after at most {STREAM_SECONDS} s: reconnect with `Last-Event-ID`. A read timeout never fires "
+        "on a quiet stream; bound the whole read instead."
+    ),
+}
+
+
 @blp.route("/<uuid:game_id>/stream")
 class Stream(MethodView):
     @blp.response(200, content_type="text/event-stream")
+    @blp.doc(responses={200: {"content": {"text/event-stream": {"schema": SSE}}}})
     @blp.alt_response(401, schema=schemas.ProblemSchema)
     @blp.doc(security=[{"seat": []}, {}])
     def get(self, game_id: UUID) -> Response:

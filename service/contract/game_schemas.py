@@ -4,8 +4,8 @@ Per game ``<id>``: ``<id>.Options`` (the ``options`` of ``POST /games``), ``<id>
 ``oneOf`` of ``<id>.Command.<type>`` with a discriminator on ``type``: the bodies of
 ``POST /games/{id}/commands``), ``<id>.Event`` (likewise; an event of ``/events``, ``/stream`` and
 a 201 is ``{type, data}`` with ``data`` the event without its ``type``: ``<id>.EventData.<type>``)
-and ``<id>.View`` (the ``view`` of ``/state``). The document is OpenAPI 3.0, so the games' draft
-2020-12 schemas are translated into its dialect (the subset ``games/README.md`` asks games to keep to).
+and ``<id>.View`` (the ``view`` of ``/state``). The document is OpenAPI 3.1, whose schemas are
+draft 2020-12 like the games' own, so they go in as they are.
 
 :class:`GameReferences` points the platform's generic schemas at them without changing what is
 sent: a command body, an ``/actions`` item and a ``view`` are each ``anyOf`` the games' (``anyOf``,
@@ -16,6 +16,7 @@ not ``oneOf``: two games may share a command such as ``{"type": "pass"}``), and 
 
 from __future__ import annotations
 
+from copy import deepcopy
 from typing import Any
 
 from apispec import BasePlugin
@@ -95,35 +96,9 @@ def _ref(name: str) -> str:
 
 
 def openapi(schema: Any) -> Any:
-    """A draft 2020-12 schema (the subset of ``games/README.md``) as an OpenAPI 3.0 schema object:
-    ``type: [T, "null"]`` → ``type: T, nullable: true``; ``const`` → a one-value ``enum``; an
-    ``enum`` holding null is ``nullable``; ``type: "null"`` (in an ``anyOf``) → ``enum: [null]``."""
-    if isinstance(schema, list):
-        return [openapi(s) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key == "const":
-            out["enum"] = [value]
-        elif key == "type" and isinstance(value, list):
-            kinds = [k for k in value if k != "null"]
-            if len(kinds) != 1:
-                raise ValueError(f"OpenAPI 3.0 has no union type {value}; use anyOf")
-            out["type"] = kinds[0]
-            out["nullable"] = "null" in value
-        elif key == "type" and value == "null":
-            out["enum"] = [None]
-            out["nullable"] = True
-        elif key in ("properties", "x-value-names", "x-names", "x-descriptions", "default"):
-            out[key] = {k: openapi(v) for k, v in value.items()} if key == "properties" else value
-        elif key == "enum" or key.startswith("x-"):
-            out[key] = value
-        else:
-            out[key] = openapi(value)
-    if None in out.get("enum", []):
-        out["nullable"] = True
-    return out
+    """A game's draft 2020-12 schema as a schema object of the document: OpenAPI 3.1's schemas are
+    draft 2020-12, so it is the same schema (a copy: the document's passes change what they get)."""
+    return deepcopy(schema)
 
 
 def described() -> list[str]:
@@ -168,7 +143,7 @@ def _create_game(schema: dict[str, Any]) -> None:
     branches = []
     for game_id in games.known():
         game = games.load(game_id)
-        bots = {"enum": [*game.BOTS, None], "nullable": True}
+        bots = {"enum": [*game.BOTS, None]}
         seats = {
             "minItems": game.INFO.min_seats,
             "maxItems": game.INFO.max_seats,

@@ -21,6 +21,7 @@ from typing import Any
 from apispec import APISpec, BasePlugin
 from flask_smorest import Api
 
+from service.contract import document
 from service.contract.game_schemas import GameReferences
 from service.contract.links import Links
 from service.contract.schemas import ProblemSchema
@@ -109,11 +110,23 @@ class JsonHeaders(BasePlugin):
         return header
 
 
+class FinishedSpec(APISpec):
+    """apispec's document, finished as a whole by :func:`service.contract.document.finish`."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return document.finish(super().to_dict())
+
+
 class KotlikApi(Api):
     """flask-smorest's Api with problem details as the documented error body, JSON headers as
-    JSON, the links between the game operations and the games' components behind the generic ones."""
+    JSON, the links between the game operations and the games' components behind the generic ones,
+    and the whole-document rules of :mod:`service.contract.document`."""
 
     ERROR_SCHEMA = ProblemSchema
+
+    def _init_spec(self, **kwargs: Any) -> None:
+        super()._init_spec(**kwargs)
+        self.spec.__class__ = FinishedSpec  # flask-smorest makes the APISpec; this one finishes it
 
     def __init__(self, app: Any = None, **kwargs: Any) -> None:
         spec_kwargs = dict(kwargs.pop("spec_kwargs", None) or {})

@@ -9,6 +9,7 @@ from webargs.flaskparser import FlaskParser
 
 import games
 from projections.webhooks import KINDS
+from service.contract.document import OPTIONAL
 
 #: Versions are PostgreSQL integers; anything larger is refused, not overflowed.
 VERSION = validate.Range(min=0, max=2**31 - 1)
@@ -279,17 +280,36 @@ class ScoreSchema(Schema):
     winners = fields.List(fields.Integer())
     ended = fields.List(
         fields.Dict(),
-        metadata={"description": "seats that resigned or forfeited on time: {seat, reason}; the rest win"},
+        metadata={
+            "description": "seats that resigned or forfeited on time: {seat, reason}; the rest win",
+            OPTIONAL: True,
+        },
     )
 
 
 class ProblemSchema(Schema):
-    """RFC 9457 problem details, sent as `application/problem+json` with every error."""
+    """RFC 9457 problem details, sent as `application/problem+json` with every error.
+
+    Beside the standard members, a problem type may carry its own (RFC 9457 §3.2): each one is
+    listed here, optional, with the types that send it."""
 
     type = fields.String(metadata={"description": "a URI naming the problem; `about:blank`: plain HTTP"})
     title = fields.String(metadata={"description": "the kind of problem, in words"})
     status = fields.Integer(metadata={"description": "the HTTP status"})
-    detail = fields.String(metadata={"description": "this occurrence: the rule's reason, the field at fault"})
-    errors = fields.Dict(metadata={"description": "field errors, by location and field (422)"})
-    version = fields.Integer(metadata={"description": "the game's current version (409 stale version)"})
-    limit = fields.String(metadata={"description": "the rate limit that was exceeded (429)"})
+    detail = fields.String(
+        metadata={"description": "this occurrence: the rule's reason, the field at fault", OPTIONAL: True}
+    )
+    errors = fields.Dict(
+        metadata={"description": "field errors, by location and field (422)", OPTIONAL: True}
+    )
+    version = fields.Integer(
+        metadata={"description": "the game's current version (409 stale version)", OPTIONAL: True}
+    )
+    limit = fields.String(metadata={"description": "the rate limit that was exceeded (429)", OPTIONAL: True})
+    problems = fields.List(
+        fields.String(),
+        metadata={
+            "description": "why an import does not verify (422 export-does-not-verify)",
+            OPTIONAL: True,
+        },
+    )
