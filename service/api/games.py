@@ -21,7 +21,7 @@ from projections.lobby import GameRow
 from service.api.turns import legal_now, plain_command, play
 from service.context import caches, connection
 from service.contract import bodies, schemas, validation
-from service.contract.problems import NotFound
+from service.contract.problems import NoSuchVersion, NotFound
 from service.guard.auth import caller_seat
 from service.live import listener, polls
 from service.live.feed import KEEP_ALIVE, STREAM_SECONDS, stream
@@ -124,10 +124,12 @@ class State(MethodView):
     @blp.doc(security=[{"seat": []}, {}])
     def get(self, query: dict[str, Any], game_id: UUID) -> Any:
         """The caller's view (a spectator's without a token); ``?at=`` replays to a version
-        (while the game runs, only what the caller may still recall then: the rules' ``recall``).
+        (while the game runs, only what the caller may still recall then: the rules' ``recall``);
+        a version the game has no state at (past its current one, before its set-up) is 404.
 
         ``ETag`` is the version. With ``?wait=N`` the request waits up to N seconds for a version
-        newer than ``If-None-Match`` (or ``?since=``) and answers 304 if none comes.
+        newer than ``If-None-Match`` (or ``?since=``) and answers 304 if none comes: the answer
+        takes at most N seconds and the time to send it, so set a read timeout past N.
         """
         at = query.get("at")
         known = query.get("since", tagged_version(request.headers.get("If-None-Match")))
@@ -166,9 +168,9 @@ def _replay(conn: Connection[Any], row: GameRow, seat: int | None, at: int) -> A
     """The state at version ``at`` as ``seat`` may recall it (:func:`_recalled`)."""
     game = row.rules
     if at > row.version:
-        raise ValidationError({"query": {"at": [f"the game is at version {row.version}"]}})
+        raise NoSuchVersion(f"the game is at version {row.version}")
     if at < (opening := opening_version(conn, row.id)):
-        raise ValidationError({"query": {"at": [f"the game is set up at version {opening}"]}})
+        raise NoSuchVersion(f"the game is set up at version {opening}")
     then = state_at(conn, row.id, game, at=at)
     return _answer(
         row, then, seat, over=game.is_over(then.state), deadline=None, view=_recalled(conn, row, then, seat)

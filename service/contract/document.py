@@ -13,6 +13,11 @@ whole of it, and live here, applied to the finished dict (:func:`finish`, run by
   itself removed). Components a request also uses are left as they are (a request's fields are
   optional unless the schema says ``required=True``), as are the games' own (``<id>.View``...),
   which their JSON Schemas already make required where they are.
+- **No U+0000 in what is sent.** The body reader refuses a JSON string holding U+0000 (PostgreSQL
+  cannot store it, :func:`service.guard.limits.check_json`); every free string of a request body
+  (one with no ``pattern``, ``enum``, ``const`` or ``format``) says so with :data:`NO_NUL`, and so
+  does every open object's ``propertyNames``.
+- **Bounds the parsers keep beyond their schemas** (:data:`QUERY_BOUNDS`: flask-smorest's ``page``).
 - **Headers.** Every 429 and 503 carries ``Retry-After``; the headers and request headers of
   :data:`RESPONSE_HEADERS` and :data:`REQUEST_HEADERS` (``ETag``, ``Location``, ``If-None-Match``,
   ``Idempotency-Key``, ``Last-Event-ID``) are documented on the operations that send or read them,
@@ -82,6 +87,13 @@ REQUEST_HEADERS: dict[tuple[str, str], list[dict[str, Any]]] = {
     ],
 }
 
+#: A string without U+0000, as an ECMA-262 regex (the document's dialect).
+NO_NUL = "^[^\\u0000]*$"
+#: The largest lobby page: its row offset must stay a PostgreSQL bigint (``schemas.PAGE``).
+PAGE_MAX = 2**31 - 1
+#: Query parameter → the bounds its parser keeps that its schema does not say.
+QUERY_BOUNDS: dict[str, dict[str, Any]] = {"page": {"minimum": 1, "maximum": PAGE_MAX}}
+
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 
 
@@ -89,7 +101,9 @@ def finish(document: dict[str, Any]) -> dict[str, Any]:
     """The document with the whole-document rules applied (in place; returned for convenience)."""
     for schema in _schemas(document):
         _union(schema)
+    _no_nul(document)
     _require_response_fields(document)
+    _bounds(document)
     _headers(document)
     return document
 
@@ -127,6 +141,31 @@ def _union(schema: dict[str, Any]) -> None:
         schema["type"] = [*kind, "null"]
     if "enum" in schema and None not in schema["enum"]:
         schema["enum"] = [*schema["enum"], None]
+
+
+def _no_nul(document: dict[str, Any]) -> None:
+    components = document.get("components", {}).get("schemas", {})
+    bodies = [
+        media.get("schema")
+        for _, _, operation in operations(document)
+        for media in operation.get("requestBody", {}).get("content", {}).values()
+    ]
+    reached = [components[name] for name in _reached(document, components, iter(bodies))]
+    for schema in (node for root in [*bodies, *reached] for node in _schemas(root)):
+        kind = schema.get("type")
+        kinds = kind if isinstance(kind, list) else [kind]
+        if "string" in kinds and not {"pattern", "enum", "const", "format"} & set(schema):
+            schema["pattern"] = NO_NUL
+        if "object" in kinds and schema.get("additionalProperties", True) is not False:
+            schema.setdefault("propertyNames", {"pattern": NO_NUL})
+
+
+def _bounds(document: dict[str, Any]) -> None:
+    for _, _, operation in operations(document):
+        for parameter in operation.get("parameters", []):
+            bounds = QUERY_BOUNDS.get(parameter.get("name", "")) if parameter.get("in") == "query" else None
+            if bounds and isinstance(parameter.get("schema"), dict):
+                parameter["schema"].update(bounds)
 
 
 def _require_response_fields(document: dict[str, Any]) -> None:

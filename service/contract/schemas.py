@@ -9,7 +9,7 @@ from webargs.flaskparser import FlaskParser
 
 import games
 from projections.webhooks import KINDS
-from service.contract.document import OPTIONAL
+from service.contract.document import OPTIONAL, PAGE_MAX
 
 #: Versions are PostgreSQL integers; anything larger is refused, not overflowed.
 VERSION = validate.Range(min=0, max=2**31 - 1)
@@ -20,7 +20,7 @@ VERSION = validate.Range(min=0, max=2**31 - 1)
 NO_NUL = validate.Regexp(r"^[^\u0000]*$", error="may not hold U+0000")
 
 #: Lobby pages: the row offset (page - 1) × page_size must stay a PostgreSQL bigint.
-PAGE = validate.Range(min=1, max=2**31 - 1)
+PAGE = validate.Range(min=1, max=PAGE_MAX)
 
 
 class PaginationParser(FlaskParser):
@@ -212,11 +212,15 @@ class LobbyQuerySchema(Schema):
 
 
 class StateQuerySchema(Schema):
-    at = fields.Integer(validate=VERSION, metadata={"description": "replay to this version"})
+    at = fields.Integer(
+        validate=VERSION,
+        metadata={"description": "replay to this version; one the game has no state at (yet) is 404"},
+    )
     wait = fields.Integer(
         validate=validate.Range(min=0, max=60),
         metadata={
-            "description": "long-poll: wait up to N seconds for a version newer than If-None-Match or since"
+            "description": "long-poll: wait up to N seconds for a version newer than If-None-Match or since; "
+            "the answer (304 if none came) takes at most N seconds and the time to send it"
         },
     )
     since = fields.Integer(validate=VERSION)
@@ -293,7 +297,13 @@ class ProblemSchema(Schema):
     Beside the standard members, a problem type may carry its own (RFC 9457 §3.2): each one is
     listed here, optional, with the types that send it."""
 
-    type = fields.String(metadata={"description": "a URI naming the problem; `about:blank`: plain HTTP"})
+    type = fields.String(
+        metadata={
+            "description": "the problem's kind: `/problems/<slug>`, a page of this server that documents it "
+            "(a URI reference, the same on every server); `about:blank`: plain HTTP, see `status`",
+            "format": "uri-reference",
+        }
+    )
     title = fields.String(metadata={"description": "the kind of problem, in words"})
     status = fields.Integer(metadata={"description": "the HTTP status"})
     detail = fields.String(

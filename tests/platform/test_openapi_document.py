@@ -144,3 +144,52 @@ def test_every_answer_of_played_and_replayed_games_fits_the_document(
     assert {200, 201, 304, 422} <= statuses, statuses
     errors = [e for method, path, reply in seen for e in contract.errors(method, path, reply)]
     assert errors == [], f"{len(errors)} of {len(seen)} answers do not fit:\n" + "\n".join(errors[:30])
+
+
+#: Bodies a generated client must not be able to send: each one fits no branch of its union.
+WRONG: list[tuple[str, Any]] = [
+    ("CreateGame", {}),
+    ("CreateGame", {"game": "kupferkessel"}),
+    ("CreateGame", {"game": "chess", "seats": [{"name": "A"}, {"name": "B"}]}),
+    ("CreateGame", {"game": "kupferkessel", "seats": [{"name": "A"}]}),  # one seat of two
+    ("CreateGame", {"game": "kupferkessel", "seats": [{"name": "A"}, {"name": "B", "bot": "ostara"}]}),
+    ("CreateGame", {"game": "kupferkessel", "seats": [{"name": "A"}, {"name": "B"}], "options": {"x": 1}}),
+    ("Command", {}),
+    ("Command", {"type": "fly"}),
+    ("Command", {"type": "move", "steps": "three"}),
+    ("Command", {"type": "move", "steps": 2, "hop": True}),
+]
+RIGHT: list[tuple[str, Any]] = [
+    ("CreateGame", {"game": "kupferkessel", "seats": [{"name": "A"}, {"name": "B", "bot": "default"}]}),
+    (
+        "CreateGame",
+        {
+            "game": "carodeni",
+            "seats": [{"name": "A"}, {"name": "O", "bot": "ostara"}],
+            "options": {"solo": True, "clock": {"per_move": "24h", "on_timeout": "forfeit"}},
+        },
+    ),
+    ("Command", {"type": "move", "steps": 2, "expected_version": 3}),
+]
+
+
+def test_bodies_are_unions_with_nothing_beside_them(document: dict[str, Any]) -> None:
+    """``properties`` beside ``anyOf`` is what generators turned into loose types; each union is bare."""
+    schemas = document["components"]["schemas"]
+    unions = [
+        schemas["CreateGame"],
+        schemas["Command"],
+        schemas["Event"],
+        schemas["State"]["properties"]["view"],
+    ]
+    for union in unions:
+        assert "properties" not in union and ("oneOf" in union or "anyOf" in union), union
+    assert schemas["CreateGame"]["discriminator"]["propertyName"] == "game"
+    for kind in games.known():
+        assert schemas[f"{kind}.Logged"]["discriminator"]["propertyName"] == "type"
+    contract = Contract(document)
+    for name, body in WRONG:
+        assert not contract.validator(f"#/components/schemas/{name}").is_valid(body), (name, body)
+    for name, body in RIGHT:
+        errors = [e.message for e in contract.validator(f"#/components/schemas/{name}").iter_errors(body)]
+        assert errors == [], (name, body)
