@@ -14,9 +14,8 @@ from flask.typing import ResponseReturnValue
 from psycopg_pool import ConnectionPool
 from werkzeug.exceptions import HTTPException
 
-from events import outbox
-from events.database import create_pool
 from audit import signing
+from events import outbox
 from events.database import create_pool, data_dir
 from projections.caches import Caches
 from service.api import fast
@@ -37,7 +36,7 @@ from service.live.listener import HEARD_KEPT, Listener
 from service.live.polls import ANSWERS_KEPT, LongPolls
 from service.live.rows import ROWS_KEPT, Rows
 from service.server import greenpool, metrics, settings
-from service.web import pages
+from service.web import pages, problem_pages
 
 API_PREFIX = "/api/v1"
 #: Connections each process keeps for the reads of its streams and long-polls, apart from the
@@ -59,8 +58,8 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     app = Flask("kotlik")
     app.config.update(
         API_TITLE="Kotlík",
-        API_VERSION="v1",
-        OPENAPI_VERSION="3.0.3",
+        API_VERSION="1.1.0",  # the document's version (CHANGES.md); the URLs stay /api/v1
+        OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX=API_PREFIX,
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
@@ -99,6 +98,7 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     problems.register(app)
     validation.register(app)
     app.register_blueprint(pages.blp)
+    app.register_blueprint(problem_pages.blp)
     _pipeline(app)
     app.add_url_rule(f"{API_PREFIX}/docs/assets/<path:name>", "docs_assets", _docs_asset)
     return app

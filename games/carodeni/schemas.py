@@ -434,7 +434,10 @@ VIEW: Schema = _object(
     players={"type": "array", "items": PLAYER},
     turn=_object(
         index={**COUNT, "description": "the position in `order`"},
-        phase={"enum": ["start", "collect", "rest", "brew", "done"]},
+        phase={
+            "enum": ["start", "collect", "rest", "brew", "done", "ostara"],
+            "description": "`ostara`: the solo game's Ostara is playing",
+        },
         witch={**PLAYABLE, "type": ["string", "null"]},
         ap={"type": "array", "minItems": 3, "maxItems": 3, "items": COUNT, "description": "per location"},
         refresh={"type": "boolean", "description": "a refresh may still be made"},

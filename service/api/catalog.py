@@ -11,10 +11,46 @@ import games
 
 blp = Blueprint("catalog", __name__, url_prefix="/api/v1/catalog", description="Game content")
 
+#: What ``/catalog`` answers, for the document (the view's dict is sent as it is).
+NAMES = {
+    "type": "object",
+    "additionalProperties": {"type": "string"},
+    "description": "by language: cs, pl, en",
+}
+GAMES = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {
+            "game": {"type": "string"},
+            "name": {"type": "string"},
+            "names": NAMES,
+            "seats": {
+                "type": "object",
+                "properties": {"min": {"type": "integer"}, "max": {"type": "integer"}},
+            },
+            "rules_version": {"type": "integer"},
+            "bots": {"type": "array", "items": {"type": "string"}},
+        },
+    },
+}
+#: What ``/catalog/{game}`` answers: each game's own content, and its options' JSON Schema.
+CONTENT = {
+    "type": "object",
+    "description": "The game's content (cards, tiles...) as the game describes it",
+    "properties": {"options": {"type": "object", "description": "The options' JSON Schema (draft 2020-12)"}},
+    "additionalProperties": True,
+}
+
+
+def _json(schema: dict[str, Any]) -> dict[Any, Any]:
+    return {200: {"content": {"application/json": {"schema": schema}}}}
+
 
 @blp.route("")
 class Games(MethodView):
     @blp.response(200)
+    @blp.doc(responses=_json(GAMES))
     def get(self) -> list[dict[str, Any]]:
         """The games this server hosts."""
         out = []
@@ -36,6 +72,7 @@ class Games(MethodView):
 @blp.route("/<game>")
 class Catalog(MethodView):
     @blp.response(200)
+    @blp.doc(responses=_json(CONTENT))
     def get(self, game: str) -> dict[str, Any]:
         """One game's content, and under ``options`` the JSON Schema of its options: allowed values,
         defaults and names and descriptions in cs/pl/en, enough to build a "new game" form."""

@@ -4,7 +4,8 @@ An export is JSON Lines (:mod:`audit.verify` describes it), streamed a page of e
 time. A finished game's export holds everything, the revealed seed too, so ``kotlik verify`` can
 check it with no server; a running game's export is exactly what the caller sees through
 ``/events`` (the same redaction), with no seed. Importing is for operators: it needs the admin
-token configured as ``KOTLIK_ADMIN_TOKEN``, and without one the endpoint does not exist (404).
+token configured as ``KOTLIK_ADMIN_TOKEN``, and without one the endpoint does not exist (404, once
+a token is sent: without one it is 401, as everywhere).
 """
 
 from __future__ import annotations
@@ -44,11 +45,18 @@ blp = Blueprint(
 MAX_IMPORT = 16 * 1024 * 1024
 #: The media type of an export (JSON Lines).
 JSON_LINES = "application/x-ndjson"
+#: An export, for the document: lines of JSON (``audit.verify`` reads them).
+EXPORT = {
+    "type": "string",
+    "description": "One JSON object a line: the header (game, seats, options, and once finished the seed), "
+    "then each event with the seat and command that caused it",
+}
 
 
 @blp.route("/<uuid:game_id>/export")
 class Export(MethodView):
     @blp.response(200, content_type=JSON_LINES, description="JSON Lines: a header, then one event a line")
+    @blp.doc(responses={200: {"content": {JSON_LINES: {"schema": EXPORT}}}})
     @blp.alt_response(401, schema=schemas.ProblemSchema)
     @blp.alt_response(404, schema=schemas.ProblemSchema)
     @blp.doc(security=[{"seat": []}, {}])
@@ -129,7 +137,11 @@ class Import(MethodView):
         400, schema=schemas.ProblemSchema, description="not a whole export: not JSON, cut short"
     )
     @blp.alt_response(401, schema=schemas.ProblemSchema)
-    @blp.alt_response(404, schema=schemas.ProblemSchema, description="no KOTLIK_ADMIN_TOKEN configured")
+    @blp.alt_response(
+        404,
+        schema=schemas.ProblemSchema,
+        description="a token is sent, but no KOTLIK_ADMIN_TOKEN is configured",
+    )
     @blp.alt_response(409, schema=schemas.ProblemSchema, description="the game exists here already")
     @blp.alt_response(422, schema=schemas.ProblemSchema, description="it does not verify, or unknown game")
     @blp.doc(
@@ -162,12 +174,13 @@ def admin_token() -> str | None:
 
 
 def _require_admin() -> None:
-    configured = admin_token()
-    if configured is None:
-        raise NotFound("this server takes no imports: no KOTLIK_ADMIN_TOKEN is configured")
+    # A missing token is 401 whether or not the server takes imports, as on every operation.
     given = bearer()
     if given is None:
         raise Unauthorized("importing needs the admin token: Authorization: Bearer <KOTLIK_ADMIN_TOKEN>")
+    configured = admin_token()
+    if configured is None:
+        raise NotFound("this server takes no imports: no KOTLIK_ADMIN_TOKEN is configured")
     # Compare digests of equal length in constant time: the token's length leaks nothing either.
     if not hmac.compare_digest(_digest(given), _digest(configured)):
         raise Unauthorized("that is not the admin token")

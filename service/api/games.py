@@ -21,10 +21,10 @@ from projections.lobby import GameRow
 from service.api.turns import legal_now, plain_command, play
 from service.context import answering_within, caches, connection
 from service.contract import bodies, schemas, validation
-from service.contract.problems import NotFound
+from service.contract.problems import NoSuchVersion, NotFound
 from service.guard.auth import caller_seat
 from service.live import listener, polls
-from service.live.feed import stream
+from service.live.feed import KEEP_ALIVE, STREAM_SECONDS, stream
 from service.live.handover import after_answer
 from service.live.polls import current_state, etag, is_version, state_body, tagged_version
 
@@ -124,10 +124,12 @@ class State(MethodView):
     @blp.doc(security=[{"seat": []}, {}])
     def get(self, query: dict[str, Any], game_id: UUID) -> Any:
         """The caller's view (a spectator's without a token); ``?at=`` replays to a version
-        (while the game runs, only what the caller may still recall then: the rules' ``recall``).
+        (while the game runs, only what the caller may still recall then: the rules' ``recall``);
+        a version the game has no state at (past its current one, before its set-up) is 404.
 
         ``ETag`` is the version. With ``?wait=N`` the request waits up to N seconds for a version
-        newer than ``If-None-Match`` (or ``?since=``) and answers 304 if none comes.
+        newer than ``If-None-Match`` (or ``?since=``) and answers 304 if none comes: the answer
+        takes at most N seconds and the time to send it, so set a read timeout past N.
         """
         at = query.get("at")
         known = query.get("since", tagged_version(request.headers.get("If-None-Match")))
@@ -167,9 +169,9 @@ def _replay(conn: Connection[Any], row: GameRow, seat: int | None, at: int) -> A
     """The state at version ``at`` as ``seat`` may recall it (:func:`_recalled`)."""
     game = row.rules
     if at > row.version:
-        raise ValidationError({"query": {"at": [f"the game is at version {row.version}"]}})
+        raise NoSuchVersion(f"the game is at version {row.version}")
     if at < (opening := opening_version(conn, row.id)):
-        raise ValidationError({"query": {"at": [f"the game is set up at version {opening}"]}})
+        raise NoSuchVersion(f"the game is set up at version {opening}")
     then = state_at(conn, row.id, game, at=at)
     return _answer(
         row, then, seat, over=game.is_over(then.state), deadline=None, view=_recalled(conn, row, then, seat)
@@ -261,9 +263,23 @@ def _events(conn: Connection[Any], row: GameRow, after: int) -> list[StoredEvent
     return cached if cached is not None else read(conn, row.id, after=after, upto=row.version)
 
 
+#: The stream, for the document: how it is framed and when it ends (``service.live.feed``).
+SSE = {
+    "type": "string",
+    "description": (
+        "Server-sent events: `retry: 2000` first; then per event `id: <version>`, `event: <type>` and "
+        "`data: <an Event as /events sends it, as JSON>`; a `: keep-alive` comment every "
+        f"{KEEP_ALIVE:.0f} s while the game is quiet; `event: end` once it is scored. The response ends "
+        f"after at most {STREAM_SECONDS} s: reconnect with `Last-Event-ID`. A read timeout never fires "
+        "on a quiet stream; bound the whole read instead."
+    ),
+}
+
+
 @blp.route("/<uuid:game_id>/stream")
 class Stream(MethodView):
     @blp.response(200, content_type="text/event-stream")
+    @blp.doc(responses={200: {"content": {"text/event-stream": {"schema": SSE}}}})
     @blp.alt_response(401, schema=schemas.ProblemSchema)
     @blp.doc(security=[{"seat": []}, {}])
     def get(self, game_id: UUID) -> Response:

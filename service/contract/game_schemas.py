@@ -4,8 +4,8 @@ Per game ``<id>``: ``<id>.Options`` (the ``options`` of ``POST /games``), ``<id>
 ``oneOf`` of ``<id>.Command.<type>`` with a discriminator on ``type``: the bodies of
 ``POST /games/{id}/commands``), ``<id>.Event`` (likewise; an event of ``/events``, ``/stream`` and
 a 201 is ``{type, data}`` with ``data`` the event without its ``type``: ``<id>.EventData.<type>``)
-and ``<id>.View`` (the ``view`` of ``/state``). The document is OpenAPI 3.0, so the games' draft
-2020-12 schemas are translated into its dialect (the subset ``games/README.md`` asks games to keep to).
+and ``<id>.View`` (the ``view`` of ``/state``). The document is OpenAPI 3.1, whose schemas are
+draft 2020-12 like the games' own, so they go in as they are.
 
 :class:`GameReferences` points the platform's generic schemas at them without changing what is
 sent: a command body, an ``/actions`` item and a ``view`` are each ``anyOf`` the games' (``anyOf``,
@@ -16,9 +16,10 @@ not ``oneOf``: two games may share a command such as ``{"type": "pass"}``), and 
 
 from __future__ import annotations
 
+from copy import deepcopy
 from typing import Any
 
-from apispec import BasePlugin
+from apispec import APISpec, BasePlugin
 from flask_smorest import Api
 
 import games
@@ -95,35 +96,9 @@ def _ref(name: str) -> str:
 
 
 def openapi(schema: Any) -> Any:
-    """A draft 2020-12 schema (the subset of ``games/README.md``) as an OpenAPI 3.0 schema object:
-    ``type: [T, "null"]`` → ``type: T, nullable: true``; ``const`` → a one-value ``enum``; an
-    ``enum`` holding null is ``nullable``; ``type: "null"`` (in an ``anyOf``) → ``enum: [null]``."""
-    if isinstance(schema, list):
-        return [openapi(s) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key == "const":
-            out["enum"] = [value]
-        elif key == "type" and isinstance(value, list):
-            kinds = [k for k in value if k != "null"]
-            if len(kinds) != 1:
-                raise ValueError(f"OpenAPI 3.0 has no union type {value}; use anyOf")
-            out["type"] = kinds[0]
-            out["nullable"] = "null" in value
-        elif key == "type" and value == "null":
-            out["enum"] = [None]
-            out["nullable"] = True
-        elif key in ("properties", "x-value-names", "x-names", "x-descriptions", "default"):
-            out[key] = {k: openapi(v) for k, v in value.items()} if key == "properties" else value
-        elif key == "enum" or key.startswith("x-"):
-            out[key] = value
-        else:
-            out[key] = openapi(value)
-    if None in out.get("enum", []):
-        out["nullable"] = True
-    return out
+    """A game's draft 2020-12 schema as a schema object of the document: OpenAPI 3.1's schemas are
+    draft 2020-12, so it is the same schema (a copy: the document's passes change what they get)."""
+    return deepcopy(schema)
 
 
 def described() -> list[str]:
@@ -136,46 +111,131 @@ def any_game(part: str) -> dict[str, Any]:
     return {"anyOf": [{"$ref": _ref(f"{game_id}.{part}")} for game_id in described()]}
 
 
-def _command(schema: dict[str, Any]) -> None:
-    schema.update(any_game("Command"))
+def _replace(schema: dict[str, Any], by: dict[str, Any]) -> None:
+    """``schema`` (a component being registered) becomes ``by``, its description kept: a union
+    with ``properties`` beside it is one a generator reads as a loose one."""
+    description = schema.get("description")
+    schema.clear()
+    schema.update(by)
+    if description and "description" not in by:
+        schema["description"] = description
 
 
-def _state(schema: dict[str, Any]) -> None:
-    schema["properties"]["view"].update(any_game("View"))
+def _command(schema: dict[str, Any], spec: APISpec) -> None:
+    """Any game's command (``anyOf``, not ``oneOf``: two games may share a command's ``type``, as
+    ``take`` is both Kupferkessel's and Čarodění's); each game's own is a discriminated ``oneOf``."""
+    _replace(schema, {"description": DESCRIPTIONS["Command"], **any_game("Command")})
 
 
-def _event(schema: dict[str, Any]) -> None:
-    """An event is the platform's own (``kotlik.``), or a game's ``type`` with its ``data``."""
-    platform = {"pattern": "^" + PLATFORM.replace(".", "[.]")}
-    branches: list[dict[str, Any]] = [{"properties": {"type": platform}}]
+def _state(schema: dict[str, Any], spec: APISpec) -> None:
+    """The view is one of the games' (a view has no tag to tell its game by: the game's is its own)."""
+    view = schema["properties"]["view"]
+    schema["properties"]["view"] = {
+        "description": view.get("description", DESCRIPTIONS["View"]),
+        **any_game("View"),
+    }
+
+
+def _event(schema: dict[str, Any], spec: APISpec) -> None:
+    """An event is a game's (``<id>.Logged``: a ``oneOf`` of ``<id>.Logged.<type>`` discriminated
+    on ``type``, each with its ``data``) or the platform's own (``PlatformEvent``: ``kotlik.``...).
+    ``anyOf`` the games': some events (``GameStarted``) are several games'."""
+    base = deepcopy(schema["properties"])
     for game_id in described():
         schemas = games.load(game_id).SCHEMAS
         assert schemas is not None  # described() lists only the games that have them
-        for event_type in schemas["events"]:
-            data = {"$ref": _ref(f"{game_id}.EventData.{event_type}")}
-            branches.append({"properties": {"type": {"enum": [event_type]}, "data": data}})
-    schema["anyOf"] = branches
+        names = {kind: f"{game_id}.Logged.{kind}" for kind in schemas["events"]}
+        for kind, name in names.items():
+            properties = {
+                **base,
+                "type": {"const": kind},
+                "data": {"$ref": _ref(f"{game_id}.EventData.{kind}")},
+            }
+            spec.components.schema(name, component=_closed(properties))
+        spec.components.schema(
+            f"{game_id}.Logged",
+            component={
+                "description": DESCRIPTIONS["Event"],
+                "oneOf": [{"$ref": _ref(name)} for name in names.values()],
+                "discriminator": {"propertyName": "type", "mapping": {k: _ref(n) for k, n in names.items()}},
+            },
+        )
+    platform = {**base, "type": {"type": "string", "pattern": "^" + PLATFORM.replace(".", "[.]")}}
+    spec.components.schema(
+        "PlatformEvent",
+        component={**_closed(platform), "description": "The platform's own events (a clock, a resignation)"},
+    )
+    branches = [{"$ref": _ref(f"{game_id}.Logged")} for game_id in described()]
+    _replace(schema, {"anyOf": [*branches, {"$ref": _ref("PlatformEvent")}]})
 
 
-def _seat_request(schema: dict[str, Any]) -> None:
+def _closed(properties: dict[str, Any]) -> dict[str, Any]:
+    """An object with exactly these properties, each one sent."""
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+
+
+def _seat_request(schema: dict[str, Any], spec: APISpec) -> None:
     """A seat needs a name or a player, and is a player's or a bot's, not both."""
     schema["anyOf"] = [{"required": ["name"]}, {"required": ["player"]}]
     schema["not"] = {"required": ["player", "bot"], "properties": {"bot": {"type": "string"}}}
 
 
-def _create_game(schema: dict[str, Any]) -> None:
-    """Per game: how many seats it takes and which bots may sit in them."""
-    branches = []
-    for game_id in games.known():
+#: The ``clock`` any game's options may hold (:func:`projections.clocks.parse`).
+CLOCK = {
+    "type": "object",
+    "description": "a time limit on every move",
+    "properties": {
+        "per_move": {"type": "string", "description": "e.g. `24h`, `30m`"},
+        "on_timeout": {"enum": ["bot", "forfeit"], "default": "bot"},
+        "warn_before": {"type": "string", "description": "e.g. `1h`"},
+    },
+    "required": ["per_move"],
+    "additionalProperties": False,
+}
+
+
+def _create_game(schema: dict[str, Any], spec: APISpec) -> None:
+    """``oneOf`` a body per game (``<id>.Create``), discriminated on ``game``: each with its seat
+    count, the bots that may sit, and its own options (and ``clock``)."""
+    common = schema["properties"]
+    names = {game_id: f"{game_id}.Create" for game_id in games.known()}
+    for game_id, name in names.items():
         game = games.load(game_id)
-        bots = {"enum": [*game.BOTS, None], "nullable": True}
+        seat = {"allOf": [{"$ref": _ref("SeatRequest")}], "properties": {"bot": {"enum": [*game.BOTS, None]}}}
         seats = {
+            "type": "array",
             "minItems": game.INFO.min_seats,
             "maxItems": game.INFO.max_seats,
-            "items": {"properties": {"bot": bots}},
+            "items": seat,
         }
-        branches.append({"properties": {"game": {"enum": [game_id]}, "seats": seats}})
-    schema["anyOf"] = branches
+        options: dict[str, Any] = {"type": "object", "properties": {"clock": CLOCK}}
+        if game.SCHEMAS is not None:
+            options = openapi(game.SCHEMAS["options"])
+            options["properties"] = {**options.get("properties", {}), "clock": CLOCK}
+        options["description"] = common["options"].get("description", "")
+        properties = {**common, "game": {"const": game_id}, "seats": seats, "options": options}
+        spec.components.schema(
+            name,
+            component={
+                "type": "object",
+                "description": f"A new game of {game.INFO.name}",
+                "properties": properties,
+                "required": ["game", "seats"],
+                "additionalProperties": False,
+            },
+        )
+    _replace(
+        schema,
+        {
+            "oneOf": [{"$ref": _ref(n)} for n in names.values()],
+            "discriminator": {"propertyName": "game", "mapping": {g: _ref(n) for g, n in names.items()}},
+        },
+    )
 
 
 #: Component name → what it gains.
@@ -194,10 +254,13 @@ ACTIONS = "games.Actions"
 class GameReferences(BasePlugin):
     """The platform's components and ``/actions`` refer to the games' components."""
 
+    def init_spec(self, spec: APISpec) -> None:
+        self.spec = spec
+
     def schema_helper(self, name: str, definition: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         extend = REFERENCES.get(name)
         if extend is not None:
-            extend(definition)
+            extend(definition, self.spec)
         return definition
 
     def operation_helper(

@@ -16,11 +16,13 @@ A header that carries a JSON object (flask-smorest's ``X-Pagination``) is docume
 from __future__ import annotations
 
 import http
+from copy import deepcopy
 from typing import Any
 
 from apispec import APISpec, BasePlugin
 from flask_smorest import Api
 
+from service.contract import document, problem_types
 from service.contract.game_schemas import GameReferences
 from service.contract.links import Links
 from service.contract.schemas import ProblemSchema
@@ -68,6 +70,19 @@ class ProblemResponses(BasePlugin):
     def init_spec(self, spec: APISpec) -> None:
         self.spec = spec
 
+    def schema_helper(self, name: str, definition: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        """The Problem schema lists each problem type: its status, title and own members."""
+        if name == "Problem":
+            definition["x-problem-types"] = {
+                problem_types.uri(slug): {
+                    "status": kind.status,
+                    "title": kind.title,
+                    "members": list(kind.members),
+                }
+                for slug, kind in problem_types.TYPES.items()
+            }
+        return definition
+
     def response_helper(self, response: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         """The shared components (``UNPROCESSABLE_ENTITY``, ``DEFAULT_ERROR``...): the ones whose
         body is the Problem schema, which flask-smorest gives every error status."""
@@ -109,11 +124,23 @@ class JsonHeaders(BasePlugin):
         return header
 
 
+class FinishedSpec(APISpec):
+    """apispec's document, finished as a whole by :func:`service.contract.document.finish`."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return document.finish(deepcopy(super().to_dict()))  # apispec's dict holds its own state
+
+
 class KotlikApi(Api):
     """flask-smorest's Api with problem details as the documented error body, JSON headers as
-    JSON, the links between the game operations and the games' components behind the generic ones."""
+    JSON, the links between the game operations and the games' components behind the generic ones,
+    and the whole-document rules of :mod:`service.contract.document`."""
 
     ERROR_SCHEMA = ProblemSchema
+
+    def _init_spec(self, **kwargs: Any) -> None:
+        super()._init_spec(**kwargs)
+        self.spec.__class__ = FinishedSpec  # flask-smorest makes the APISpec; this one finishes it
 
     def __init__(self, app: Any = None, **kwargs: Any) -> None:
         spec_kwargs = dict(kwargs.pop("spec_kwargs", None) or {})

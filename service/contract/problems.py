@@ -28,9 +28,11 @@ from projections.players import SeatTaken, UnknownPlayer
 from projections.tokens import TokenExpired
 from projections.webhooks import RefusedUrl
 from service.context import pool
+from service.contract import problem_types
 from service.server import readiness
 
-PROBLEMS = "https://kotlik.dev/problems/"
+#: Every problem ``type`` starts so: a page of this server (:mod:`service.contract.problem_types`).
+PROBLEMS = problem_types.PREFIX
 
 
 class Unauthorized(Exception):
@@ -41,11 +43,16 @@ class NotFound(Exception):
     """A resource of an existing game that does not exist (yet)."""
 
 
+class NoSuchVersion(Exception):
+    """``?at=`` a version the game has no state at: past its current one, or before it was set up."""
+
+
 #: Domain error → (status, problem type slug, title).
 STATUS: dict[type[Exception], tuple[int, str, str]] = {
     GameNotFound: (404, "game-not-found", "Unknown game"),
     UnknownGame: (404, "unknown-game-type", "Unknown kind of game"),
     NotFound: (404, "not-found", "Not found"),
+    NoSuchVersion: (404, "no-such-version", "No state at that version"),
     Unauthorized: (401, "unauthorized", "Missing or unknown seat token"),
     TokenExpired: (401, "token-expired", "Expired seat token"),
     NotYourTurn: (409, "not-your-turn", "Not your turn"),

@@ -10,6 +10,7 @@ from webargs.flaskparser import FlaskParser
 import games
 from games.rng import ENTROPY
 from projections.webhooks import KINDS
+from service.contract.document import OPTIONAL, PAGE_MAX
 
 #: Versions are PostgreSQL integers; anything larger is refused, not overflowed.
 VERSION = validate.Range(min=0, max=2**31 - 1)
@@ -20,7 +21,7 @@ VERSION = validate.Range(min=0, max=2**31 - 1)
 NO_NUL = validate.Regexp(r"^[^\u0000]*$", error="may not hold U+0000")
 
 #: Lobby pages: the row offset (page - 1) × page_size must stay a PostgreSQL bigint.
-PAGE = validate.Range(min=1, max=2**31 - 1)
+PAGE = validate.Range(min=1, max=PAGE_MAX)
 
 
 class PaginationParser(FlaskParser):
@@ -242,11 +243,15 @@ class LobbyQuerySchema(Schema):
 
 
 class StateQuerySchema(Schema):
-    at = fields.Integer(validate=VERSION, metadata={"description": "replay to this version"})
+    at = fields.Integer(
+        validate=VERSION,
+        metadata={"description": "replay to this version; one the game has no state at (yet) is 404"},
+    )
     wait = fields.Integer(
         validate=validate.Range(min=0, max=60),
         metadata={
-            "description": "long-poll: wait up to N seconds for a version newer than If-None-Match or since"
+            "description": "long-poll: wait up to N seconds for a version newer than If-None-Match or since; "
+            "the answer (304 if none came) takes at most N seconds and the time to send it"
         },
     )
     since = fields.Integer(validate=VERSION)
@@ -310,17 +315,42 @@ class ScoreSchema(Schema):
     winners = fields.List(fields.Integer())
     ended = fields.List(
         fields.Dict(),
-        metadata={"description": "seats that resigned or forfeited on time: {seat, reason}; the rest win"},
+        metadata={
+            "description": "seats that resigned or forfeited on time: {seat, reason}; the rest win",
+            OPTIONAL: True,
+        },
     )
 
 
 class ProblemSchema(Schema):
-    """RFC 9457 problem details, sent as `application/problem+json` with every error."""
+    """RFC 9457 problem details, sent as `application/problem+json` with every error.
 
-    type = fields.String(metadata={"description": "a URI naming the problem; `about:blank`: plain HTTP"})
+    Beside the standard members, a problem type may carry its own (RFC 9457 §3.2): each one is
+    listed here, optional, with the types that send it."""
+
+    type = fields.String(
+        metadata={
+            "description": "the problem's kind: `/problems/<slug>`, a page of this server that documents it "
+            "(a URI reference, the same on every server); `about:blank`: plain HTTP, see `status`",
+            "format": "uri-reference",
+        }
+    )
     title = fields.String(metadata={"description": "the kind of problem, in words"})
     status = fields.Integer(metadata={"description": "the HTTP status"})
-    detail = fields.String(metadata={"description": "this occurrence: the rule's reason, the field at fault"})
-    errors = fields.Dict(metadata={"description": "field errors, by location and field (422)"})
-    version = fields.Integer(metadata={"description": "the game's current version (409 stale version)"})
-    limit = fields.String(metadata={"description": "the rate limit that was exceeded (429)"})
+    detail = fields.String(
+        metadata={"description": "this occurrence: the rule's reason, the field at fault", OPTIONAL: True}
+    )
+    errors = fields.Dict(
+        metadata={"description": "field errors, by location and field (422)", OPTIONAL: True}
+    )
+    version = fields.Integer(
+        metadata={"description": "the game's current version (409 stale version)", OPTIONAL: True}
+    )
+    limit = fields.String(metadata={"description": "the rate limit that was exceeded (429)", OPTIONAL: True})
+    problems = fields.List(
+        fields.String(),
+        metadata={
+            "description": "why an import does not verify (422 export-does-not-verify)",
+            OPTIONAL: True,
+        },
+    )

@@ -48,6 +48,9 @@ class Client:
     base: str
     token: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
+    #: When a list, every (method, path, reply) this client and its seats get is appended to it
+    #: (``tests/platform/test_openapi_document.py`` checks them against the OpenAPI document).
+    seen: list[tuple[str, str, Reply]] | None = None
 
     def request(
         self,
@@ -69,9 +72,12 @@ class Client:
             request.add_header(name, value)
         try:
             with urllib.request.urlopen(request, timeout=timeout) as response:
-                return _reply(response.status, dict(response.headers), response.read())
+                reply = _reply(response.status, dict(response.headers), response.read())
         except urllib.error.HTTPError as error:
-            return _reply(error.code, dict(error.headers), error.read())
+            reply = _reply(error.code, dict(error.headers), error.read())
+        if self.seen is not None:
+            self.seen.append((method, path, reply))
+        return reply
 
     def get(self, path: str, **kw: Any) -> Reply:
         return self.request("GET", path, **kw)
@@ -80,7 +86,7 @@ class Client:
         return self.request("POST", path, body, **kw)
 
     def seat(self, token: str | None) -> Client:
-        return Client(self.base, token, dict(self.extra))
+        return Client(self.base, token, dict(self.extra), self.seen)
 
 
 def _reply(status: int, headers: dict[str, str], raw: bytes) -> Reply:

@@ -307,7 +307,7 @@ def test_bad_requests_elsewhere(api: Client, game: dict[str, Any]) -> None:
     assert api.post("/api/v1/games", raw=b"[").status == 400
     assert api.get(game_path(game, "/state?at=-1")).status == 422
     inside_setup = api.get(game_path(game, f"/state?at={game['version'] - 1}"))
-    assert inside_setup.status == 422 and f"version {game['version']}" in inside_setup.problem["detail"]
+    assert inside_setup.status == 404 and f"version {game['version']}" in inside_setup.problem["detail"]
     assert api.get(game_path(game, "/score")).status == 404
     assert api.seat("forged").get(game_path(game, "/state")).status == 401
     assert _log(api, game) == log

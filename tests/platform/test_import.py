@@ -82,9 +82,11 @@ def test_importing_needs_the_admin_token(source: dict[str, Any], other: Any, liv
         reply = _post(api, source["raw"], token)
         assert reply.status == 401, reply
         assert reply.problem["type"].endswith("/unauthorized")
-    unconfigured = _post(Client(live_url), source["raw"])
+    unconfigured = _post(Client(live_url), source["raw"], "any-token")
     assert unconfigured.status == 404
     assert "KOTLIK_ADMIN_TOKEN" in unconfigured.problem["detail"]
+    anonymous = _post(Client(live_url), source["raw"], None)  # no token is 401 everywhere, imports or none
+    assert anonymous.status == 401 and anonymous.headers["WWW-Authenticate"] == "Bearer", anonymous
     _nothing_written(url)
 
 

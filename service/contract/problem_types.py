@@ -1,0 +1,280 @@
+"""Every problem type the API sends, each documented at the URL its ``type`` names.
+
+A problem's ``type`` is ``/problems/<slug>`` (RFC 9457 §3.1.1: a URI reference, resolved against the
+URL that answered), so it is the same string on every server and behind every proxy, and a client
+may compare it as it is; the server serves that page (:mod:`service.web.problem_pages`), in Czech,
+Polish and English, with the members the type carries beside the standard ones.
+
+A new problem type is a :class:`ProblemType` added to :data:`TYPES`; ``problems.problem`` sends
+any slug, and ``tests/platform/test_problem_types.py`` fails while a slug the code sends has no entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: Where the problem pages live on the server, and so the start of every problem ``type``.
+PREFIX = "/problems/"
+
+
+@dataclass(frozen=True)
+class ProblemType:
+    status: int
+    title: str
+    #: What it means and what to do, by language (cs, pl, en).
+    text: dict[str, str]
+    #: The members beside ``type``, ``title``, ``status`` and ``detail`` it may carry.
+    members: tuple[str, ...] = field(default=())
+
+
+def uri(slug: str) -> str:
+    """The ``type`` of a problem of this slug."""
+    return PREFIX + slug
+
+
+def _t(cs: str, pl: str, en: str) -> dict[str, str]:
+    return {"cs": cs, "pl": pl, "en": en}
+
+
+TYPES: dict[str, ProblemType] = {
+    "game-not-found": ProblemType(
+        404,
+        "Unknown game",
+        _t(
+            "Hra s tímto id na serveru není. Zkontrolujte id z odpovědi na POST /games.",
+            "Na serwerze nie ma gry o tym id. Sprawdź id z odpowiedzi na POST /games.",
+            "No game with this id is on this server. Check the id the POST /games answer gave.",
+        ),
+    ),
+    "unknown-game-type": ProblemType(
+        404,
+        "Unknown kind of game",
+        _t(
+            "Tento druh hry server nehostí; GET /catalog je vypíše.",
+            "Serwer nie obsługuje tego rodzaju gry; GET /catalog je wymienia.",
+            "This server hosts no such kind of game; GET /catalog lists the ones it does.",
+        ),
+    ),
+    "not-found": ProblemType(
+        404,
+        "Not found",
+        _t(
+            "Hra existuje, ale to, na co se ptáte, (zatím) ne, například skóre nedohrané hry.",
+            "Gra istnieje, ale to, o co pytasz, (jeszcze) nie, np. wynik niedokończonej gry.",
+            "The game exists, but what you asked for does not (yet), such as an unfinished game's score.",
+        ),
+    ),
+    "no-such-version": ProblemType(
+        404,
+        "No state at that version",
+        _t(
+            "Hra v této verzi žádný stav nemá: je za její současnou verzí, nebo před jejím rozdáním.",
+            "Gra nie ma stanu w tej wersji: jest za jej bieżącą wersją albo przed jej rozdaniem.",
+            "The game has no state at that version: it is past its current one, or before its set-up.",
+        ),
+    ),
+    "unauthorized": ProblemType(
+        401,
+        "Missing or unknown seat token",
+        _t(
+            "Pošlete Authorization: Bearer se žetonem místa, klíčem hráče nebo správcovským žetonem.",
+            "Wyślij Authorization: Bearer z żetonem miejsca, kluczem gracza lub żetonem administratora.",
+            "Send Authorization: Bearer with the seat token, the player key or the admin token it needs.",
+        ),
+    ),
+    "token-expired": ProblemType(
+        401,
+        "Expired seat token",
+        _t(
+            "Žeton místa už neplatí (hra skončila před dlouhou dobou); hru lze stále sledovat bez něj.",
+            "Żeton miejsca już nie obowiązuje (gra skończyła się dawno); grę można oglądać bez niego.",
+            "The seat token no longer holds (its game ended long ago); watch the game without it.",
+        ),
+    ),
+    "not-your-turn": ProblemType(
+        409,
+        "Not your turn",
+        _t(
+            "Vaše místo teď nehraje; to_move ve stavu říká, kdo hraje. Počkejte (?wait=) a zkuste znovu.",
+            "Twoje miejsce teraz nie gra; to_move w stanie mówi, kto gra. Poczekaj (?wait=) i spróbuj znowu.",
+            "Your seat is not to move; the state's to_move says who is. Wait (?wait=) and try again.",
+        ),
+    ),
+    "game-over": ProblemType(
+        409,
+        "The game is over",
+        _t(
+            "Hra skončila; příkazy už nepřijímá.",
+            "Gra się skończyła; nie przyjmuje już poleceń.",
+            "The game is over; it takes no more commands.",
+        ),
+    ),
+    "stale-version": ProblemType(
+        409,
+        "Stale version",
+        _t(
+            "expected_version není současná verze hry (ta je ve `version`); načtěte stav a zvolte znovu.",
+            "expected_version nie jest bieżącą wersją gry (jest w `version`); wczytaj stan i wybierz znowu.",
+            "expected_version is not the game's version (see `version`); read the state, choose again.",
+        ),
+        ("version",),
+    ),
+    "illegal-move": ProblemType(
+        422,
+        "Illegal move",
+        _t(
+            "Pravidla tento příkaz teď nedovolují; co dovolují, vypíše GET /actions. Pole: `errors`.",
+            "Zasady nie pozwalają teraz na to polecenie; dozwolone wymienia GET /actions. Pola: `errors`.",
+            "The rules do not allow this command now; GET /actions lists what they do. Fields: `errors`.",
+        ),
+        ("errors",),
+    ),
+    "invalid-options": ProblemType(
+        422,
+        "Invalid game options",
+        _t(
+            "Volby neodpovídají schématu hry (GET /catalog/{game}, `options`); pole jmenuje `errors`.",
+            "Opcje nie pasują do schematu gry (GET /catalog/{game}, `options`); pola wskazuje `errors`.",
+            "The options do not fit the game's schema (GET /catalog/{game}: `options`); see `errors`.",
+        ),
+        ("errors",),
+    ),
+    "idempotency-key-reused": ProblemType(
+        422,
+        "Idempotency-Key reused",
+        _t(
+            "Tento Idempotency-Key už nesl jiný příkaz; pro nový příkaz použijte nový klíč.",
+            "Ten Idempotency-Key niósł już inne polecenie; do nowego polecenia użyj nowego klucza.",
+            "This Idempotency-Key came with another command before; use a new key for a new command.",
+        ),
+    ),
+    "unknown-player": ProblemType(
+        422,
+        "Unknown player",
+        _t(
+            "Hráč s tímto id neexistuje.",
+            "Gracz o tym id nie istnieje.",
+            "No player has this id.",
+        ),
+    ),
+    "seat-taken": ProblemType(
+        409,
+        "The seat belongs to another player",
+        _t(
+            "Místo už patří jinému hráči.",
+            "Miejsce należy już do innego gracza.",
+            "The seat belongs to another player already.",
+        ),
+    ),
+    "rematch-taken": ProblemType(
+        409,
+        "No rematch of this game can start",
+        _t(
+            "Odveta této hry už začala, nebo hra ještě neskončila.",
+            "Rewanż tej gry już się zaczął albo gra jeszcze się nie skończyła.",
+            "A rematch of this game has started already, or the game is not over.",
+        ),
+    ),
+    "refused-webhook-url": ProblemType(
+        422,
+        "Refused webhook URL",
+        _t(
+            "Webhook musí být http(s) na veřejnou adresu; soukromé adresy a loopback server odmítá.",
+            "Webhook musi być http(s) na adres publiczny; adresy prywatne i loopback są odrzucane.",
+            "A webhook must be http(s) to a public address; private and loopback addresses are refused.",
+        ),
+    ),
+    "unknown-rules-version": ProblemType(
+        503,
+        "Rules version not on this server",
+        _t(
+            "Hra se hraje podle pravidel, která tento server nemá; jiný server je mít může. Zkuste znovu.",
+            "Gra toczy się według zasad, których ten serwer nie ma; inny serwer może je mieć. Spróbuj znowu.",
+            "The game is played by rules this server does not ship; another server may. Retry.",
+        ),
+    ),
+    "malformed-export": ProblemType(
+        400,
+        "Not a whole Kotlík export",
+        _t(
+            "Soubor není celý export Kotlíku: není to JSON nebo je useknutý.",
+            "Plik nie jest całym eksportem Kotlíka: to nie JSON albo jest ucięty.",
+            "The file is not a whole Kotlík export: not JSON, or cut short.",
+        ),
+    ),
+    "game-exists": ProblemType(
+        409,
+        "The game exists already",
+        _t(
+            "Hra s tímto id už na serveru je.",
+            "Gra o tym id jest już na serwerze.",
+            "A game with this id is on this server already.",
+        ),
+    ),
+    "not-importable": ProblemType(
+        422,
+        "This server cannot hold that game",
+        _t(
+            "Server nemá tento druh hry nebo verzi jejích pravidel.",
+            "Serwer nie ma tego rodzaju gry albo wersji jej zasad.",
+            "This server does not have that kind of game, or that version of its rules.",
+        ),
+    ),
+    "export-does-not-verify": ProblemType(
+        422,
+        "The export does not verify",
+        _t(
+            "Záznam v exportu neplyne z osiva a pravidel; `problems` říká proč.",
+            "Zapis w eksporcie nie wynika z ziarna i zasad; `problems` mówi dlaczego.",
+            "The export's log does not follow from its seed and rules; `problems` says why.",
+        ),
+        ("problems",),
+    ),
+    "import-refused": ProblemType(
+        422,
+        "Import refused",
+        _t(
+            "Import nelze přijmout (například hra neskončila).",
+            "Importu nie można przyjąć (na przykład gra się nie skończyła).",
+            "The import cannot be taken (the game is not finished, for one).",
+        ),
+    ),
+    "rate-limited": ProblemType(
+        429,
+        "Too Many Requests",
+        _t(
+            "Příliš mnoho požadavků; Retry-After říká, za kolik sekund zkusit znovu; `limit` jmenuje limit.",
+            "Zbyt wiele żądań; Retry-After mówi, po ilu sekundach spróbować znowu; `limit` to limit.",
+            "Too many requests; Retry-After says in how many seconds to retry. `limit` names the limit.",
+        ),
+        ("limit",),
+    ),
+    "unavailable": ProblemType(
+        503,
+        "Service Unavailable",
+        _t(
+            "Databáze teď neodpovídá; nic se nezapsalo. Zkuste znovu po Retry-After sekundách.",
+            "Baza danych teraz nie odpowiada; nic nie zapisano. Spróbuj znowu po Retry-After sekundach.",
+            "The database cannot be reached now; nothing was written. Retry after Retry-After seconds.",
+        ),
+    ),
+    "not-migrated": ProblemType(
+        503,
+        "Service Unavailable",
+        _t(
+            "Schéma databáze není schéma tohoto serveru; správce spustí kotlik migrate.",
+            "Schemat bazy nie jest schematem tego serwera; administrator uruchomi kotlik migrate.",
+            "The database's schema is not this server's; its operator runs kotlik migrate.",
+        ),
+    ),
+    "not-ready": ProblemType(
+        503,
+        "Not ready",
+        _t(
+            "Server ještě není připraven (databáze, schéma nebo broker); `checks` říká co.",
+            "Serwer nie jest jeszcze gotowy (baza, schemat lub broker); `checks` mówi co.",
+            "The server is not ready (database, schema or broker); `checks` says which.",
+        ),
+        ("checks",),
+    ),
+}
