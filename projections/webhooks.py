@@ -23,7 +23,7 @@ from psycopg.types.json import Jsonb
 from events.outbox import Queued
 
 #: The notices a webhook may ask for.
-KINDS = ("your_turn", "clock_warning", "game_over", "invite_claimed")
+KINDS = ("your_turn", "clock_warning", "game_over", "invite_claimed", "paired")
 #: The task that sends one delivery.
 DELIVER = "webhooks.deliver"
 
