@@ -19,7 +19,7 @@ from commands import handlers, seating, writes
 from events import NewEvent, append
 from events.outbox import Queued
 from games.interface import GameError
-from projections import lobby, players, tokens
+from projections import lobby, players
 from projections.caches import Caches
 from projections.fold import Folded, fold
 from projections.openings import CANCELLED, EXPIRED, TAKEN
@@ -37,7 +37,6 @@ class NotCreator(GameError):
 class Joined:
     game: lobby.GameRow
     seat: int
-    token: str
     #: Whether this seat was the last: the game is set up and running.
     started: bool
     queued: list[Queued]
@@ -80,8 +79,9 @@ def join(
         meta = {"rules_version": game.INFO.rules_version}
         taken = NewEvent(TAKEN, {"seat": seat, "player": str(player.id), "name": player.name}, meta)
         version = append(conn, game_id, row.version, [taken])[-1].version
+        # No seat token: a game's tokens are all issued at its creation (every process caches
+        # them whole, projections.tokens); the player's key plays the seat.
         players.bind(conn, game_id, seat, player.id)
-        issued = tokens.issue(conn, game_id, seat)
         started = not seating.open_seats(seats)
         conn.execute(
             "UPDATE games SET seats = %s, version = %s, status = %s, updated_at = now() WHERE id = %s",
@@ -91,8 +91,7 @@ def join(
         if started:
             queued = _start(conn, replace(row, seats=seats, version=version), caches)
         now = lobby.get(conn, game_id)
-    caches.tokens.remember(game_id, [issued])
-    return Joined(now, seat, issued.token, started, queued)
+    return Joined(now, seat, started, queued)
 
 
 def _start(conn: Connection[Any], row: lobby.GameRow, caches: Caches) -> list[Queued]:

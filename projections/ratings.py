@@ -18,7 +18,6 @@ first and the rest by their total, ties sharing a rank.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -192,12 +191,3 @@ def _entry(r: dict[str, Any]) -> Entry:
     player = r["player"]
     name = r["name"] or (f"{player.removeprefix('bot:')} (bot)" if player.startswith("bot:") else player)
     return Entry(player, name, r["mu"] - 3 * r["sigma"], r["mu"], r["sigma"], r["games"])
-
-
-def differences(
-    a: dict[tuple[str, str], Rating], b: dict[tuple[str, str], Rating]
-) -> Iterable[tuple[tuple[str, str], Rating | None, Rating | None]]:
-    """The rows where two tables differ."""
-    for key in sorted(set(a) | set(b)):
-        if a.get(key) != b.get(key):
-            yield key, a.get(key), b.get(key)

@@ -145,7 +145,7 @@ class Join(MethodView):
     @blp.alt_response(409, schema=schemas.ProblemSchema)
     @blp.doc(security=[{"player": []}])
     def post(self, body: dict[str, Any], game_id: UUID) -> dict[str, Any]:
-        """Take an open seat (`seat`, or the first open one) with your player key.
+        """Take an open seat (`seat`, or the first open one) with your player key, which plays it.
 
         The last seat taken starts the game. A seat already taken, or a game started, cancelled
         or expired, is a 409 saying which; so is a second seat of a rated game.
@@ -156,7 +156,6 @@ class Join(MethodView):
         return {
             "game": summary(joined.game),
             "seat": joined.seat,
-            "token": joined.token,
             "started": joined.started,
         }
 

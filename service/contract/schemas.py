@@ -246,7 +246,6 @@ class JoinSchema(Schema):
 class JoinedSchema(Schema):
     game = fields.Nested(GameSummarySchema)
     seat = fields.Integer()
-    token = fields.String(metadata={"description": "the seat's bearer token (the player key plays it too)"})
     started = fields.Boolean(metadata={"description": "this was the last open seat: the game has started"})
 
 
