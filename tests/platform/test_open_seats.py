@@ -12,6 +12,7 @@ import pytest
 from httpclient import Client
 
 import commands
+from audit.verify import check, parse
 from projections import lobby, openings, players
 
 GAME = "kupferkessel"
@@ -161,3 +162,19 @@ def test_the_lobby_columns_of_open_games_are_a_projection_of_the_log(api: Client
     with pool.connection() as conn:
         assert openings.recompute(conn) == openings.stored(conn)
         assert len(openings.stored(conn)) >= 5
+
+
+def test_a_finished_game_that_waited_for_players_exports_and_verifies(api: Client) -> None:
+    alice, bob = player(api), player(api)
+    game = open_game(alice, rated=True)
+    assert bob[1].post(f"/api/v1/games/{game['id']}/join", {}).status == 201
+    assert bob[1].post(f"/api/v1/games/{game['id']}/resign", {}).status in (200, 201)
+    deadline = time.monotonic() + 60
+    while api.get(f"/api/v1/games/{game['id']}").body["status"] != "finished":
+        assert time.monotonic() < deadline, "the game was not scored"
+        time.sleep(0.2)
+    reply = api.get(f"/api/v1/games/{game['id']}/export")
+    assert reply.status == 200, reply
+    verdict = check(parse(reply.raw.splitlines()))
+    assert verdict.ok, verdict.report()
+    assert verdict.setup_events > 0
