@@ -24,6 +24,10 @@ class UnknownPlayer(LookupError):
     """No player has this key, or no player this id (HTTP 401 for a key, 422 for a seat's id)."""
 
 
+class NameTaken(Exception):
+    """Another player has this name (HTTP 409): names are unique per server, whatever their case."""
+
+
 class SeatTaken(Exception):
     """The seat is bound to another player already (HTTP 409)."""
 
@@ -42,12 +46,30 @@ def _digest(key: str) -> bytes:
 def create(conn: Connection[Any], name: str) -> tuple[Player, str]:
     """A new player and its key, which is not stored and so can be shown only now."""
     key = "kp_" + secrets.token_urlsafe(32)
-    row = conn.execute(
-        "INSERT INTO players (id, name, key_hash) VALUES (%s, %s, %s) RETURNING id, name, created_at",
-        (uuid4(), name, _digest(key)),
-    ).fetchone()
+    try:
+        with conn.transaction():
+            row = conn.execute(
+                "INSERT INTO players (id, name, key_hash) VALUES (%s, %s, %s) RETURNING id, name, created_at",
+                (uuid4(), name, _digest(key)),
+            ).fetchone()
+    except errors.UniqueViolation:
+        raise NameTaken(f"another player is called {name!r}") from None
     assert row is not None
     return Player(**row), key
+
+
+def rename(conn: Connection[Any], player_id: UUID, name: str) -> Player:
+    """The player's new name; the seats they took keep the name they had then."""
+    try:
+        with conn.transaction():
+            row = conn.execute(
+                "UPDATE players SET name = %s WHERE id = %s RETURNING id, name, created_at", (name, player_id)
+            ).fetchone()
+    except errors.UniqueViolation:
+        raise NameTaken(f"another player is called {name!r}") from None
+    if row is None:
+        raise UnknownPlayer(f"no player {player_id}")
+    return Player(**row)
 
 
 def by_key(conn: Connection[Any], key: str) -> Player | None:

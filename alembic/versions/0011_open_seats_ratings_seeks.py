@@ -1,10 +1,11 @@
 """Open seats, ratings and seeks (issue 49).
 
-A game may wait for players (``status = 'open'``) until its last seat is taken, be cancelled by
-its ``creator`` or expire at ``expires_at``; ``rated`` games move their players' ``ratings``.
-Seeks live in a log of their own, ``seek_events`` (a seek is not a game, and ``events`` rows belong
-to games), immutable like ``events``; ``seeks`` is folded from it. ``ratings`` is folded from the
-games' logs (``kotlik ratings rebuild``).
+Player names become unique (``players_name``, case-insensitive). A game may wait for players
+(``status = 'open'``) until its last seat is taken, be cancelled by its ``creator`` or expire at
+``expires_at``; ``rated`` games move their players' ``ratings``. Seeks live in a log of their
+own, ``seek_events`` (a seek is not a game, and ``events`` rows belong to games), immutable like
+``events``; ``seeks`` is folded from it. ``ratings`` is folded from the games' logs
+(``kotlik ratings rebuild``).
 
 Revision ID: 0011
 Revises: 0010
@@ -70,6 +71,12 @@ def upgrade() -> None:
         );
         CREATE INDEX seeks_waiting ON seeks (game, seats, rated, created_at) WHERE status = 'waiting';
         CREATE INDEX seeks_player ON seeks (player_id) WHERE status = 'waiting';
+
+        -- Names are unique per server (whatever their case), so a leaderboard reads unambiguously.
+        -- Names taken twice before this migration get their id's first characters appended.
+        UPDATE players p SET name = p.name || ' ' || left(p.id::text, 8)
+            WHERE EXISTS (SELECT FROM players q WHERE lower(q.name) = lower(p.name) AND q.id < p.id);
+        CREATE UNIQUE INDEX players_name ON players (lower(name));
         """
     )
 
@@ -77,6 +84,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.execute(
         """
+        DROP INDEX players_name;
         DROP TABLE seeks, seek_events, ratings;
         DROP INDEX games_open, games_open_expiry;
         ALTER TABLE games DROP COLUMN rated, DROP COLUMN creator, DROP COLUMN expires_at;

@@ -26,7 +26,7 @@ from games import UnknownGame, UnknownRulesVersion
 from games.interface import GameError, IllegalMove, InvalidOptions, NotYourTurn
 from projections import lobby
 from projections.lobby import GameNotFound
-from projections.players import SeatTaken, UnknownPlayer
+from projections.players import NameTaken, SeatTaken, UnknownPlayer
 from projections.tokens import TokenExpired
 from projections.webhooks import RefusedUrl
 from service.context import pool
@@ -58,6 +58,7 @@ STATUS: dict[type[Exception], tuple[int, str, str]] = {
     KeyReused: (422, "idempotency-key-reused", "Idempotency-Key reused"),
     UnknownPlayer: (422, "unknown-player", "Unknown player"),
     SeatTaken: (409, "seat-taken", "The seat belongs to another player"),
+    NameTaken: (409, "name-taken", "The name is taken"),
     RematchTaken: (409, "rematch-taken", "No rematch of this game can start"),
     SeatsClosed: (409, "seat-not-open", "The seat cannot be taken"),
     NotCreator: (403, "not-creator", "Not this game's creator"),

@@ -117,3 +117,16 @@ def test_the_ratings_table_equals_its_rebuild_after_200_random_rated_games(pool:
         assert sum(r.games for (g, p), r in stored.items() if p in {str(x) for x in people}) >= 400
         ratings.rebuild(conn)
         assert ratings.stored(conn) == stored
+
+
+def test_names_are_unique_whatever_their_case_and_a_player_may_rename(api: Client) -> None:
+    name = f"Unique-{uuid4().hex[:8]}"
+    first = api.post("/api/v1/players", {"name": name})
+    assert first.status == 201
+    taken = api.post("/api/v1/players", {"name": name.upper()})
+    assert taken.status == 409 and taken.problem["type"].endswith("name-taken")
+    _, other = player(api, "renamer")
+    assert other.request("PATCH", "/api/v1/players/me", {"name": name.lower()}).status == 409
+    renamed = other.request("PATCH", "/api/v1/players/me", {"name": f"{name}-2"})
+    assert renamed.status == 200 and renamed.body["name"] == f"{name}-2"
+    assert api.get(f"/api/v1/players/{renamed.body['id']}").body["name"] == f"{name}-2"
