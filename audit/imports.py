@@ -76,7 +76,8 @@ def _row(export: Export, verdict: Verdict) -> GameRow:
     """The lobby row, from the verified creation and setup events rather than the header."""
     h, events = export.header, export.events
     created = events[0]["data"]
-    opening = events[1]["data"] if len(events) > 1 else {}
+    setup = [e for e in events[1:] if not e["type"].startswith("kotlik.")]
+    opening = setup[0]["data"] if setup else {}
     return GameRow(
         id=UUID(h["id"]),
         kind=created["game"],
@@ -85,7 +86,7 @@ def _row(export: Export, verdict: Verdict) -> GameRow:
         rules_version=created["rules_version"],
         options=created["options"],
         arranged=bool(opening.get("arranged")),
-        seats=created["seats"],
+        seats=h["seats"],  # verified: the creation's, with the open seats as their players took them
         to_move=[],
         result=verdict.score,
         seed=bytes.fromhex(h["seed"]),

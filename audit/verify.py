@@ -39,6 +39,7 @@ import games
 from audit import signing
 from games.rng import BadEntropy, Rng, game_key
 from projections import resignation
+from projections.openings import taken_seat
 from projections.resignation import REASONS, RESIGNED
 
 FORMAT = "kotlik-export"
@@ -48,6 +49,10 @@ FORMAT_VERSION = 1
 CREATED = "kotlik.GameCreated"
 SCORED = "kotlik.GameScored"
 PLATFORM = "kotlik."
+#: A player taking an open seat of a game that waited for players: between creation and setup.
+TAKEN = "kotlik.SeatTaken"
+#: What the creation of a rated game, or of one with open seats, says beside the rest.
+_OPENING_FIELDS = ("rated", "creator", "expires_in", "clock")
 
 _HEADER_FIELDS: dict[str, type] = {
     "id": str,
@@ -409,8 +414,27 @@ class _Replay:
             raise _Differs(
                 1, f"the log does not start with {CREATED}", [_pair("type", CREATED, first["type"])]
             )
-        if first["data"] != expected:
-            raise _Differs(1, "the game's creation does not match the header", _diff(expected, first["data"]))
+        found = {k: v for k, v in first["data"].items() if k not in _OPENING_FIELDS}
+        found["seats"] = self._seated(first["data"]["seats"])
+        if found != expected:
+            raise _Differs(1, "the game's creation does not match the header", _diff(expected, found))
+
+    def _seated(self, seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The seats at creation with the open ones taken by the ``kotlik.SeatTaken`` after it."""
+        seats = [dict(s) for s in seats]
+        for event in self.events[1 : 1 + self._taken()]:
+            d = event["data"]
+            if not 0 <= d.get("seat", -1) < len(seats):
+                raise _Differs(event["version"], "a seat taken that the game does not have")
+            seats[d["seat"]] = taken_seat(d)
+        return seats
+
+    def _taken(self) -> int:
+        """How many open seats were taken between creation and setup."""
+        count = 0
+        while 1 + count < len(self.events) and self.events[1 + count]["type"] == TAKEN:
+            count += 1
+        return count
 
     def _setup(self) -> int:
         """Re-run setup; the index of the first event after it."""
@@ -421,8 +445,9 @@ class _Replay:
             )
         except Exception as e:  # forged options may break an engine in any way; it is still a verdict
             raise _Differs(2, f"the rules refuse the game's options: {_reason(e)}") from None
+        start = 1 + self._taken()
         for offset, expected in enumerate(opening):
-            index = 1 + offset
+            index = start + offset
             found = self._body(index, f"setup, from the seed's {_q('setup')} stream")
             if "at" in self.events[index]["meta"]:
                 raise _Differs(index + 1, "setup ends early: this event says a command caused it")
@@ -432,7 +457,7 @@ class _Replay:
                 )
             self.state = self.rules.evolve(self.state, found)
         self.setup_events = len(opening)
-        return 1 + len(opening)
+        return start + len(opening)
 
     def _command(self, index: int) -> int:
         """Decide the command behind the event at ``index`` again; the index after its events."""

@@ -23,12 +23,12 @@ from psycopg import Connection, errors
 from psycopg.types.json import Jsonb
 
 import games
-from commands import writes
+from commands import seating, writes
 from events import NewEvent, StoredEvent, VersionConflict, append, read
 from events.outbox import Queued
-from games.interface import Event, GameError, IllegalMove, InvalidOptions, Rules
-from games.rng import BadEntropy, Rng, checked_entropy, game_key
-from projections import clocks, lobby, players, resignation, seen, tokens, webhooks
+from games.interface import Event, GameError, IllegalMove, Rules
+from games.rng import Rng, game_key
+from projections import clocks, lobby, players, ratings, resignation, seen, tokens, webhooks
 from projections.caches import Caches
 from projections.fold import PLATFORM, Folded, fold, snapshot_due
 from projections.state import States
@@ -79,36 +79,54 @@ def create_game(
     hooks: list[dict[str, Any]] | None = None,
     rematch_of: UUID | None = None,
     caches: Caches | None = None,
+    rated: bool = False,
+    creator: UUID | None = None,
+    expires_in: float | None = None,
 ) -> Created:
-    """A new game of ``kind`` (``kupferkessel``...); seats may name a ``player`` (bound to it),
-    ``clock`` is a parsed turn clock, ``hooks`` are the creator's webhooks for this game, ``rematch_of``
-    a finished game it follows. Elsewhere ``game_id`` is always one game's UUID. ``caches`` are the
-    app's (:class:`projections.caches.Caches`); without, nothing is remembered."""
+    """A new game of ``kind`` (``kupferkessel``...); seats may name a ``player`` (bound to it) or be
+    ``open`` (:mod:`commands.seating`), ``clock`` is a parsed turn clock, ``hooks`` are the
+    creator's webhooks for this game, ``rematch_of`` a finished game it follows. Elsewhere
+    ``game_id`` is always one game's UUID. ``caches`` are the app's
+    (:class:`projections.caches.Caches`); without, nothing is remembered. ``rated``: the game moves
+    its players' ratings; ``creator``: the player whose key created it; ``expires_in``: seconds a
+    game with open seats waits for players (:data:`OPEN_FOR` by default).
+
+    A game with open seats is only created here: its setup runs when its last seat is taken
+    (:func:`commands.openings.join`), from the seed committed now.
+    """
     caches = caches or Caches.none()
     game = games.load(kind)
-    _check_seats(game, seats, options)
-    bound = {i: UUID(str(s["player"])) for i, s in enumerate(seats) if s.get("player")}
-    seats = _named(conn, seats, bound)
+    seats = seating.seated(conn, game, seats, options, rated=rated, creator=creator)
+    bound = {s["seat"]: UUID(s["player"]) for s in seats if s.get("player")}
+    waiting = bool(seating.open_seats(seats))
     seed = secrets.token_bytes(32)
     seed_sha256 = hashlib.sha256(seed).hexdigest()
+    opening = [] if waiting else set_up(game, options, seats, seed)
     new_id = uuid4()
-    seats = [_seat(i, s) for i, s in enumerate(seats)]
-    opening = plain(game.setup(dict(options), len(seats), Rng(keyed(seed, seats), "setup")))
-    created = {
+    created: dict[str, Any] = {
         "game": kind,
         "seats": seats,
         "options": options,
         "seed_sha256": seed_sha256,
         "rules_version": game.INFO.rules_version,
     }
+    if rated:
+        created["rated"] = True
+    if waiting:
+        expires_in = OPEN_FOR if expires_in is None else expires_in
+        created |= {"creator": str(creator), "expires_in": expires_in}
+        if clock is not None:
+            created["clock"] = clock
     meta = {"rules_version": game.INFO.rules_version}
     with conn.transaction():
         lobby.insert(conn, new_id, kind, game.INFO.rules_version, options, seats, seed, seed_sha256)
-        issued = [tokens.issue(conn, new_id, s["seat"]) for s in seats if not s["bot"]]
+        issued = [tokens.issue(conn, new_id, s["seat"]) for s in seats if not s["bot"] and not s.get("open")]
         if clock is not None:
             conn.execute("UPDATE games SET clock = %s WHERE id = %s", (Jsonb(clock), new_id))
         for seat, player in bound.items():
             players.bind(conn, new_id, seat, player)
+        if rated or waiting:
+            lobby.opened(conn, new_id, rated, creator if waiting else None, expires_in if waiting else None)
         hooks = [webhooks.register(conn, h["url"], h["kinds"], game=new_id) for h in hooks or []]
         if rematch_of is not None:
             taken = conn.execute(
@@ -118,10 +136,16 @@ def create_game(
             if taken.rowcount != 1:
                 raise RematchTaken("this game is not finished, or its rematch has started already")
         events = [NewEvent(f"{PLATFORM}GameCreated", created, meta), *(_new(e, meta) for e in opening)]
+        if waiting:
+            stored = append(conn, new_id, 0, events)
+            conn.execute("UPDATE games SET version = 1, to_move = '[]' WHERE id = %s", (new_id,))
+            row = lobby.get(conn, new_id)
+            hooks = [webhooks.register(conn, h["url"], h["kinds"], game=new_id) for h in hooks or []]
+            return Created(row, {token.seat: token.token for token in issued}, [], hooks)
         after = Folded(fold(game, opening), len(events))
         arranged = bool(opening and opening[0].get("arranged"))
         stored, queued = writes.save(
-            conn, _step(new_id, game, seats, 0, events, after, clock=clock, arranged=arranged)
+            conn, step_of(new_id, game, seats, 0, events, after, clock=clock, arranged=arranged)
         )
         row = lobby.get(conn, new_id)
     # Known here from now on, as a command of this process would leave them: the game's first
@@ -180,7 +204,7 @@ def play(
         if expected_version is not None and expected_version != row.version:
             raise VersionConflict(game_id, expected_version, row.version)
         if row.over:
-            raise GameOver("the game is over")
+            raise GameOver("the game waits for players" if row.waiting else "the game is over")
         return _decide(conn, row, before, decision)
     except (errors.UniqueViolation, GameError, VersionConflict):
         # The same key racing its first use loses at the append or at the key, or (having read
@@ -226,8 +250,10 @@ def _decide(conn: Connection[Any], row: lobby.GameRow, before: Folded, decision:
     after = Folded(fold(game, decided, before.state), before.version + len(decided))
     events = [_new(e, meta) for e in decided]
     previous = list(game.to_move(before.state))
-    step = _step(row.id, game, row.seats, before.version, events, after, previous=previous, clock=row.clock)
-    stored, queued = writes.save(conn, replace(step, key=decision.key))
+    write = step_of(
+        row.id, game, row.seats, before.version, events, after, previous=previous, clock=row.clock
+    )
+    stored, queued = writes.save(conn, replace(write, key=decision.key))
     decision.states.put(row.id, after, stored, row=row)
     return Played(after.version, stored, row, after.state, queued=queued)
 
@@ -364,6 +390,8 @@ def timeout(
     return queued
 
 
+#: Seconds a game with open seats waits for players unless its creator says otherwise: a week.
+OPEN_FOR = 7 * 24 * 3600.0
 #: The most moves a timed-out seat's bot makes in one go (a turn of many steps).
 MAX_TIMEOUT_MOVES = 50
 
@@ -394,6 +422,8 @@ def score_game(
             result = game.score(folded.state)
         meta = {"rules_version": game.INFO.rules_version}
         scored = NewEvent(f"{PLATFORM}GameScored", {"score": result, "seed": _seed(row).hex()}, meta)
+        if row.rated:  # before the append: see projections.ratings on why the order then agrees
+            ratings.apply(conn, row.kind, row.seats, result)
         stored = append(conn, game_id, folded.version, [scored])
         lobby.finish(conn, game_id, stored[-1].version, result, row.seed)
         notices = webhooks.announce(
@@ -411,19 +441,6 @@ def _resigned(conn: Connection[Any], game_id: UUID) -> dict[int, str]:
         "SELECT data FROM events WHERE game_id = %s AND type = %s ORDER BY version", (game_id, RESIGNED)
     ).fetchall()
     return {int(r["data"]["seat"]): str(r["data"]["reason"]) for r in rows}
-
-
-def _seat(index: int, seat: dict[str, Any]) -> dict[str, Any]:
-    """A seat as the log and the lobby keep it; ``entropy`` only when the seat gave some."""
-    out = {"seat": index, "name": seat["name"], "bot": seat.get("bot")}
-    if seat.get("entropy") is not None:
-        if seat.get("bot"):
-            raise InvalidOptions(f"seat {index} is a bot: only a person's seat gives entropy")
-        try:
-            out["entropy"] = checked_entropy(seat["entropy"])
-        except BadEntropy as e:
-            raise InvalidOptions(f"seat {index}: {e}") from None
-    return out
 
 
 def keyed(seed: bytes, seats: list[dict[str, Any]]) -> bytes:
@@ -445,24 +462,15 @@ def _seed(row: lobby.GameRow) -> bytes:
     return row.seed
 
 
+def set_up(game: Rules, options: dict[str, Any], seats: list[dict[str, Any]], seed: bytes) -> list[Event]:
+    """The opening events of a game seated ``seats``: at creation, or when its last open seat is
+    taken; drawn with the key of the server's seed and every seat's entropy (:func:`keyed`)."""
+    return plain(game.setup(dict(options), len(seats), Rng(keyed(seed, seats), "setup")))
+
+
 def plain(events: list[Event]) -> list[Event]:
     """Events as they come back from jsonb (tuples as lists), so the cached fold equals a cold one."""
     return list(orjson.loads(orjson.dumps(events, option=orjson.OPT_NON_STR_KEYS)))
-
-
-def _named(
-    conn: Connection[Any], seats: list[dict[str, Any]], bound: dict[int, UUID]
-) -> list[dict[str, Any]]:
-    """``seats`` with each seat bound to a player and given no name named after that player."""
-    if not bound:
-        return seats
-    known = players.names(conn, list(set(bound.values())))
-    return [{**s, "name": s.get("name") or known[bound[i]]} if i in bound else s for i, s in enumerate(seats)]
-
-
-def _check_seats(game: Rules, seats: list[dict[str, Any]], options: dict[str, Any]) -> None:
-    """The seat count, the bots and where the game's rules let them sit (422 before anything is written)."""
-    games.check_seats(game, [seat.get("bot") for seat in seats], options)
 
 
 def _new(event: Event, meta: dict[str, Any]) -> NewEvent:
@@ -470,7 +478,7 @@ def _new(event: Event, meta: dict[str, Any]) -> NewEvent:
     return NewEvent(event["type"], data, meta)
 
 
-def _step(
+def step_of(
     game_id: UUID,
     game: Rules,
     seats: list[dict[str, Any]],

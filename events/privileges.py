@@ -44,6 +44,11 @@ TABLES: dict[str, tuple[str, ...]] = {
     "deliveries": ("SELECT", "INSERT", "UPDATE"),
     # The games some web process watches (alembic 0008): leases, renewed and dropped.
     "watched": ("SELECT", "INSERT", "UPDATE", "DELETE"),
+    # Ratings, moved by the scoring; seeks, a log of their own and its table (alembic 0011, issue 49).
+    # Rebuilding a projection (``kotlik ratings rebuild``) is the owner's work, not the service's.
+    "ratings": ("SELECT", "INSERT", "UPDATE"),
+    "seek_events": ("SELECT", "INSERT"),
+    "seeks": ("SELECT", "INSERT", "UPDATE"),
     "alembic_version": ("SELECT",),
     # The default broker's queue (workers/broker.py): messages are taken by deleting them.
     "kombu_queue": ("SELECT", "INSERT", "UPDATE", "DELETE"),

@@ -51,10 +51,21 @@ class GameRow:
     deadline: datetime | None = None
     #: The game a rematch of this one started, once one did.
     rematch: UUID | None = None
+    #: Whether the game moves its players' ratings (alembic ``0011``).
+    rated: bool = False
+    #: The player who opened a game with open seats, who alone may cancel it while it waits.
+    creator: UUID | None = None
+    #: When a game that still waits for players expires.
+    expires_at: datetime | None = None
 
     @property
     def over(self) -> bool:
         return self.status != "active"
+
+    @property
+    def waiting(self) -> bool:
+        """The game waits for players to take its open seats: nothing is set up yet."""
+        return self.status == "open"
 
     @property
     def rules(self) -> Rules:
@@ -64,12 +75,14 @@ class GameRow:
 
 _COLUMNS = (
     "id, game AS kind, status, version, rules_version, options, arranged, seats, to_move, result, "
-    "seed, seed_sha256, created_at, updated_at, clock, deadline, rematch"
+    "seed, seed_sha256, created_at, updated_at, clock, deadline, rematch, rated, creator, "
+    "expires_at"
 )
 #: The same columns with the seed joined from ``game_seeds``, for the code that decides.
 _SECRET_COLUMNS = (
     "g.id, game AS kind, status, version, rules_version, options, arranged, seats, to_move, result, "
-    "coalesce(s.seed, g.seed) AS seed, seed_sha256, created_at, updated_at, clock, deadline, rematch"
+    "coalesce(s.seed, g.seed) AS seed, seed_sha256, created_at, updated_at, clock, deadline, rematch, "
+    "rated, creator, expires_at"
 )
 
 
@@ -89,6 +102,18 @@ def insert(
         "VALUES (%s, %s, 'active', %s, %s, %s, %s) RETURNING id) "
         "INSERT INTO game_seeds (game_id, seed) SELECT id, %s FROM g",
         (game_id, kind, rules_version, Jsonb(options), Jsonb(seats), seed_sha256, seed),
+    )
+
+
+def opened(
+    conn: Connection[Any], game_id: UUID, rated: bool, creator: UUID | None, expires_in: float | None
+) -> None:
+    """A new game is rated, or waits for players (with ``expires_in``) until its last seat is taken."""
+    conn.execute(
+        "UPDATE games SET rated = %(rated)s, creator = %(creator)s, "
+        "status = CASE WHEN %(expires)s::float8 IS NULL THEN status ELSE 'open' END, "
+        "expires_at = now() + make_interval(secs => %(expires)s::float8) WHERE id = %(game)s",
+        {"rated": rated, "creator": creator, "expires": expires_in, "game": game_id},
     )
 
 
@@ -164,14 +189,22 @@ def finish(
 
 
 def page(
-    conn: Connection[Any], game: str | None, status: str | None, limit: int, offset: int
+    conn: Connection[Any],
+    game: str | None,
+    status: str | None,
+    limit: int,
+    offset: int,
+    *,
+    rated: bool | None = None,
 ) -> tuple[list[GameRow], int]:
-    """Games newest first, filtered, with the total count for pagination."""
+    """Games newest first, filtered (``status='open'``: the games waiting for players; ``rated``:
+    rated or casual ones only), with the total count for pagination."""
     where = (
         "WHERE (%(game)s::text IS NULL OR game = %(game)s) "
-        "AND (%(status)s::text IS NULL OR status = %(status)s)"
+        "AND (%(status)s::text IS NULL OR status = %(status)s) "
+        "AND (%(rated)s::boolean IS NULL OR rated = %(rated)s)"
     )
-    params = {"game": game, "status": status, "limit": limit, "offset": offset}
+    params = {"game": game, "status": status, "rated": rated, "limit": limit, "offset": offset}
     total = conn.execute(f"SELECT count(*) AS n FROM games {where}", params).fetchone()
     rows = conn.execute(
         f"SELECT {_COLUMNS} FROM games {where} ORDER BY created_at DESC, id "

@@ -24,6 +24,10 @@ class UnknownPlayer(LookupError):
     """No player has this key, or no player this id (HTTP 401 for a key, 422 for a seat's id)."""
 
 
+class NameTaken(Exception):
+    """Another player has this name (HTTP 409): names are unique per server, whatever their case."""
+
+
 class SeatTaken(Exception):
     """The seat is bound to another player already (HTTP 409)."""
 
@@ -42,12 +46,30 @@ def _digest(key: str) -> bytes:
 def create(conn: Connection[Any], name: str) -> tuple[Player, str]:
     """A new player and its key, which is not stored and so can be shown only now."""
     key = "kp_" + secrets.token_urlsafe(32)
-    row = conn.execute(
-        "INSERT INTO players (id, name, key_hash) VALUES (%s, %s, %s) RETURNING id, name, created_at",
-        (uuid4(), name, _digest(key)),
-    ).fetchone()
+    try:
+        with conn.transaction():
+            row = conn.execute(
+                "INSERT INTO players (id, name, key_hash) VALUES (%s, %s, %s) RETURNING id, name, created_at",
+                (uuid4(), name, _digest(key)),
+            ).fetchone()
+    except errors.UniqueViolation:
+        raise NameTaken(f"another player is called {name!r}") from None
     assert row is not None
     return Player(**row), key
+
+
+def rename(conn: Connection[Any], player_id: UUID, name: str) -> Player:
+    """The player's new name; the seats they took keep the name they had then."""
+    try:
+        with conn.transaction():
+            row = conn.execute(
+                "UPDATE players SET name = %s WHERE id = %s RETURNING id, name, created_at", (name, player_id)
+            ).fetchone()
+    except errors.UniqueViolation:
+        raise NameTaken(f"another player is called {name!r}") from None
+    if row is None:
+        raise UnknownPlayer(f"no player {player_id}")
+    return Player(**row)
 
 
 def by_key(conn: Connection[Any], key: str) -> Player | None:
@@ -129,3 +151,44 @@ def games(
         seat, turn = r.pop("player_seat"), r.pop("your_turn")
         out.append(PlayerGame(GameRow(**r), int(seat), bool(turn)))
     return out, int(total["n"]) if total else 0
+
+
+def profile(conn: Connection[Any], player_id: UUID, recent: int = 10) -> dict[str, Any] | None:
+    """What anyone may see of a player: name, games played and recent results (never the key or
+    webhooks); ``None`` for no such player."""
+    row = conn.execute("SELECT id, name, created_at FROM players WHERE id = %s", (player_id,)).fetchone()
+    if row is None:
+        return None
+    played = conn.execute(
+        "SELECT count(*) AS n FROM game_players gp JOIN games g ON g.id = gp.game_id "
+        "WHERE gp.player_id = %s AND g.status = 'finished'",
+        (player_id,),
+    ).fetchone()
+    rows = conn.execute(
+        "SELECT g.id, g.game, gp.seat, g.rated, g.result, g.updated_at FROM game_players gp "
+        "JOIN games g ON g.id = gp.game_id WHERE gp.player_id = %s AND g.status = 'finished' "
+        "ORDER BY g.updated_at DESC, g.id LIMIT %s",
+        (player_id, recent),
+    ).fetchall()
+    return {
+        **row,
+        "games_played": int(played["n"]) if played else 0,
+        "recent": [
+            {
+                "game_id": r["id"],
+                "game": r["game"],
+                "seat": r["seat"],
+                "rated": r["rated"],
+                "outcome": outcome(r["result"] or {}, int(r["seat"])),
+                "finished_at": r["updated_at"],
+            }
+            for r in rows
+        ],
+    }
+
+
+def outcome(result: dict[str, Any], seat: int) -> str:
+    """``won``, ``lost`` or ``left`` (resigned or forfeited) for ``seat`` in a scored result."""
+    if any(int(e["seat"]) == seat for e in result.get("ended", [])):
+        return "left"
+    return "won" if seat in result.get("winners", []) else "lost"

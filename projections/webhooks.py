@@ -24,7 +24,7 @@ from events.outbox import Queued
 from projections.addresses import refusal
 
 #: The notices a webhook may ask for.
-KINDS = ("your_turn", "clock_warning", "game_over", "invite_claimed")
+KINDS = ("your_turn", "clock_warning", "game_over", "invite_claimed", "paired")
 #: The task that sends one delivery.
 DELIVER = "webhooks.deliver"
 

@@ -25,6 +25,7 @@ from service.api.exports import blp as exports
 from service.api.exports import keys
 from service.api.games import blp as games
 from service.api.health import blp as health
+from service.api.opponents import blp as opponents
 from service.api.players import blp as players
 from service.context import bounded, database_url
 from service.contract import game_schemas, problems, schemas, validation
@@ -91,7 +92,7 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     _live(app, config, caches, watchers)
 
     api = KotlikApi(app)
-    for blueprint in (games, endings, players, exports, keys, catalog, health):
+    for blueprint in (games, endings, players, opponents, exports, keys, catalog, health):
         blueprint.PAGINATION_ARGUMENTS_PARSER = schemas.PAGINATION_PARSER
         api.register_blueprint(blueprint)
     game_schemas.register(api)

@@ -243,6 +243,23 @@ def _export_bytes(path: str) -> bytes:
         return sys.stdin.buffer.read()
     with open(path, "rb") as file:
         return file.read()
+def projections_command(args: argparse.Namespace) -> int:
+    """``kotlik ratings|seeks check|rebuild``: compare the table with what the log folds to, or
+    replace it with that; ``check`` exits 1 on a difference."""
+    from events.database import create_pool
+    from projections import ratings, seeks
+
+    table = {"ratings": ratings, "seeks": seeks}[args.command]
+    with _database() as url, create_pool(url, max_size=1) as pool, pool.connection() as conn:
+        if args.action == "rebuild":
+            print(f"{args.command}: {table.rebuild(conn)} row(s) rebuilt from the log")
+            return 0
+        folded, stored = table.recompute(conn), table.stored(conn)
+    differ = sorted(str(k) for k in set(folded) | set(stored) if folded.get(k) != stored.get(k))
+    for key in differ[:20]:
+        print(f"{key}: the log gives {folded.get(key)}, the table holds {stored.get(key)}")
+    print(f"{args.command}: {len(stored)} row(s), {len(differ)} differ from the log")
+    return 1 if differ else 0
 
 
 def _export_lines(path: str) -> Any:
@@ -363,6 +380,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.set_defaults(handler=play_command)
     p = sub.add_parser("migrate", help="bring the database schema up to date")
     p.set_defaults(handler=migrate_command)
+    for name in ("ratings", "seeks"):
+        p = sub.add_parser(name, help=f"check the {name} table against the log, or rebuild it from the log")
+        p.add_argument("action", choices=["check", "rebuild"])
+        p.set_defaults(handler=projections_command)
     args = parser.parse_args(argv)
     return int(args.handler(args))
 

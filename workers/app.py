@@ -16,7 +16,7 @@ from events.privileges import service_url
 from projections.caches import Caches
 from projections.webhooks import DELIVER
 from workers import broker
-from workers.logs import CLOCKS, REDRIVE, SWEEP, WEBHOOK_SWEEP, quiet_routine_sweeps
+from workers.logs import CLOCKS, LOBBY, REDRIVE, SWEEP, WEBHOOK_SWEEP, quiet_routine_sweeps
 from workers.queues import games_queue, of_run
 
 #: Seconds between outbox sweeps: the longest a bot turn waits if its relay was lost.
@@ -27,6 +27,9 @@ REDRIVE_EVERY = 10.0
 CLOCK_EVERY = float(os.environ.get("KOTLIK_CLOCK_EVERY", "1"))
 #: Seconds between looks for webhook retries that are due but whose task was lost.
 WEBHOOK_SWEEP_EVERY = 30.0
+#: Seconds between looks at the open games and the seeks (``KOTLIK_LOBBY_EVERY``): the most an
+#: expiry or a bot fallback is late.
+LOBBY_EVERY = float(os.environ.get("KOTLIK_LOBBY_EVERY", "2"))
 
 
 def broker_url(database: str | None = None) -> str:
@@ -64,6 +67,7 @@ app.conf.update(
         "redrive": {"task": REDRIVE, "schedule": REDRIVE_EVERY},
         "clocks": {"task": CLOCKS, "schedule": CLOCK_EVERY},
         "webhook-sweep": {"task": WEBHOOK_SWEEP, "schedule": WEBHOOK_SWEEP_EVERY},
+        "lobby": {"task": LOBBY, "schedule": LOBBY_EVERY},
     },
     task_default_queue=games_queue(),
     task_routes=(_route,),

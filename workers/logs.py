@@ -14,7 +14,9 @@ REDRIVE = "games.redrive"
 #: The turn clocks' tick (warnings, expiries) and the sweep of webhook retries whose task was lost.
 CLOCKS = "clocks.tick"
 WEBHOOK_SWEEP = "webhooks.sweep"
-SWEEPS = frozenset({SWEEP, REDRIVE, CLOCKS, WEBHOOK_SWEEP})
+#: Open games that waited too long, and seeks that expired or whose bot fallback is due.
+LOBBY = "lobby.tick"
+SWEEPS = frozenset({SWEEP, REDRIVE, CLOCKS, WEBHOOK_SWEEP, LOBBY})
 #: Where Celery logs a task's receipt, its success and beat's sending of it.
 _CELERY_LOGGERS = ("celery.worker.strategy", "celery.app.trace", "celery.beat")
 

@@ -12,12 +12,13 @@ from psycopg import OperationalError
 from psycopg_pool import ConnectionPool
 
 import commands
+from commands import openings, seeks
 from events.database import create_pool
 from events.outbox import Queued
 from projections import clocks, lobby, webhooks
 from workers import deliveries, relay
 from workers.app import app
-from workers.logs import CLOCKS, REDRIVE, SWEEP, WEBHOOK_SWEEP
+from workers.logs import CLOCKS, LOBBY, REDRIVE, SWEEP, WEBHOOK_SWEEP
 from workers.relay import publish, publish_task
 
 log = get_task_logger(__name__)
@@ -77,6 +78,18 @@ def tick() -> int:
             publish(conn, queued)
             acted += bool(queued) or lobby.get(conn, game_id).version != version
     return acted
+
+
+@app.task(name=LOBBY, acks_late=True)
+def lobby_tick() -> int:
+    """Expire the open games that waited too long for players; expire the seeks whose time ran
+    out and pair those whose bot fallback is due. Each in a transaction of its own that re-checks
+    what it found, so two schedulers act once."""
+    with _pool().connection() as conn:
+        closed = openings.expire_due(conn)
+        queued = seeks.tick(conn, caches=app.caches)
+        publish(conn, queued)
+    return closed + len(queued)
 
 
 @app.task(name=webhooks.DELIVER, **_RETRY_TRANSIENT)

@@ -14,6 +14,7 @@ from psycopg import Connection
 
 import commands
 import games
+from commands import openings
 from events import StoredEvent, read
 from projections import clocks, lobby, seen
 from projections.fold import Folded, opening_version, state_at
@@ -22,7 +23,7 @@ from service.api.turns import legal_now, plain_command, play
 from service.context import answering_within, caches, connection
 from service.contract import bodies, schemas, validation
 from service.contract.problems import NoSuchVersion, NotFound
-from service.guard.auth import caller_seat
+from service.guard.auth import caller_player, caller_seat
 from service.live import listener, polls
 from service.live.feed import KEEP_ALIVE, STREAM_SECONDS, stream
 from service.live.handover import after_answer
@@ -70,11 +71,16 @@ class Games(MethodView):
 
         A seat may name a `player` (bound to them: their key plays it too); the option `clock`
         gives every move a time limit; `webhooks` notify the creator of this game's news.
+        A seat `{"open": true}` waits for a player to take it (`POST /games/{id}/join`): the game
+        is listed in `GET /games?open=true` and starts when its last seat is taken. Such a game,
+        and a `rated` one, is created with the creator's player key, the creator sitting as
+        `{"player": <their id>}`.
         """
         options = dict(body["options"])
         clock = clocks.parse(options.pop("clock", None), games.load(body["game"]).BOTS)
         validation.check_options(body["game"], options)
         with connection() as conn:
+            opening = body["rated"] or any(s.get("open") for s in body["seats"])
             created = commands.create_game(
                 conn,
                 body["game"],
@@ -83,6 +89,9 @@ class Games(MethodView):
                 clock=clock,
                 hooks=body["webhooks"],
                 caches=caches(),
+                rated=body["rated"],
+                creator=caller_player(conn).id if opening else None,
+                expires_in=body.get("expires_in"),
             )
         after_answer(created.queued)
         return created_answer(created)
@@ -91,15 +100,18 @@ class Games(MethodView):
     @blp.response(200, schemas.GameSummarySchema(many=True))
     @blp.paginate()
     def get(self, query: dict[str, Any], pagination_parameters: Any) -> list[dict[str, Any]]:
-        """The lobby, newest first; filter by ``game`` and ``status``."""
+        """The lobby, newest first; filter by ``game``, ``status`` and ``rated``; ``open=true``
+        lists the games waiting for players."""
         size = pagination_parameters.page_size
+        status = "open" if query.get("open") else query.get("status")
         with connection() as conn:
             rows, total = lobby.page(
                 conn,
                 query.get("game"),
-                query.get("status"),
+                status,
                 size,
                 (pagination_parameters.page - 1) * size,
+                rated=query.get("rated"),
             )
         pagination_parameters.item_count = total
         return [summary(r) for r in rows]
@@ -113,6 +125,41 @@ class Game(MethodView):
         """A game's summary: status, version, seats (no tokens), who is to move, the result."""
         with connection() as conn:
             return summary(lobby.get(conn, game_id))
+
+    @blp.response(200, schemas.GameSummarySchema)
+    @blp.alt_response(401, schema=schemas.ProblemSchema)
+    @blp.alt_response(403, schema=schemas.ProblemSchema)
+    @blp.alt_response(409, schema=schemas.ProblemSchema)
+    @blp.doc(security=[{"player": []}])
+    def delete(self, game_id: UUID) -> dict[str, Any]:
+        """Cancel a game that waits for players; only its creator may (with their player key)."""
+        with connection() as conn:
+            return summary(openings.cancel(conn, game_id, caller_player(conn)))
+
+
+@blp.route("/<uuid:game_id>/join")
+class Join(MethodView):
+    @blp.arguments(schemas.JoinSchema())
+    @blp.response(201, schemas.JoinedSchema)
+    @blp.alt_response(401, schema=schemas.ProblemSchema)
+    @blp.alt_response(409, schema=schemas.ProblemSchema)
+    @blp.doc(security=[{"player": []}])
+    def post(self, body: dict[str, Any], game_id: UUID) -> dict[str, Any]:
+        """Take an open seat (`seat`, or the first open one) with your player key, which plays it.
+
+        The last seat taken starts the game. A seat already taken, or a game started, cancelled
+        or expired, is a 409 saying which; so is a second seat of a rated game.
+        """
+        with connection() as conn:
+            joined = openings.join(
+                conn, game_id, caller_player(conn), body.get("seat"), entropy=body.get("entropy"), caches=caches()
+            )
+        after_answer(joined.queued)
+        return {
+            "game": summary(joined.game),
+            "seat": joined.seat,
+            "started": joined.started,
+        }
 
 
 @blp.route("/<uuid:game_id>/state")

@@ -33,7 +33,8 @@ class Players(MethodView):
     @blp.arguments(schemas.PlayerRequestSchema())
     @blp.response(201, schemas.CreatedPlayerSchema)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Create a player; its bearer key is shown only in this response (only a hash is kept)."""
+        """Create a player; its bearer key is shown only in this response (only a hash is kept).
+        Names are unique per server, whatever their case: a taken one is a 409."""
         with connection() as conn:
             player, key = players.create(conn, body["name"])
         return {"id": player.id, "name": player.name, "created_at": player.created_at, "key": key}
@@ -48,6 +49,16 @@ class Me(MethodView):
         """The player whose key is the bearer token."""
         with connection() as conn:
             return caller_player(conn)
+
+    @blp.arguments(schemas.PlayerRequestSchema())
+    @blp.response(200, schemas.PlayerSchema)
+    @blp.alt_response(401, schema=schemas.ProblemSchema)
+    @blp.alt_response(409, schema=schemas.ProblemSchema)
+    @blp.doc(security=_KEY)
+    def patch(self, body: dict[str, Any]) -> players.Player:
+        """Rename the player (names are unique; the games they sat in keep the name of then)."""
+        with connection() as conn:
+            return players.rename(conn, caller_player(conn).id, body["name"])
 
 
 @blp.route("/players/me/games")

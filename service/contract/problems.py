@@ -19,12 +19,15 @@ from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from commands.handlers import EntropyRefused, GameOver, KeyReused, RematchTaken
+from commands.handlers import GameOver, KeyReused, RematchTaken
+from commands.openings import NotCreator, SeatsClosed
+from commands.seeks import SeekClosed, SeekNotFound, TooManySeeks
 from events import VersionConflict
 from games import UnknownGame, UnknownRulesVersion
 from games.interface import GameError, IllegalMove, InvalidOptions, NotYourTurn
 from projections import lobby
 from projections.lobby import GameNotFound
-from projections.players import SeatTaken, UnknownPlayer
+from projections.players import NameTaken, SeatTaken, UnknownPlayer
 from projections.tokens import TokenExpired
 from projections.webhooks import RefusedUrl
 from service.context import pool
@@ -63,8 +66,14 @@ STATUS: dict[type[Exception], tuple[int, str, str]] = {
     KeyReused: (422, "idempotency-key-reused", "Idempotency-Key reused"),
     UnknownPlayer: (422, "unknown-player", "Unknown player"),
     SeatTaken: (409, "seat-taken", "The seat belongs to another player"),
+    NameTaken: (409, "name-taken", "The name is taken"),
     RematchTaken: (409, "rematch-taken", "No rematch of this game can start"),
     EntropyRefused: (409, "entropy-refused", "The seat's entropy comes too late"),
+    SeatsClosed: (409, "seat-not-open", "The seat cannot be taken"),
+    NotCreator: (403, "not-creator", "Not this game's creator"),
+    TooManySeeks: (429, "too-many-seeks", "Too many waiting seeks"),
+    SeekClosed: (409, "seek-closed", "The seek no longer waits"),
+    SeekNotFound: (404, "seek-not-found", "Unknown seek"),
     RefusedUrl: (422, "refused-webhook-url", "Refused webhook URL"),
     # A game stored under rules this server does not ship (a deploy rolled back, a fleet mid-upgrade):
     # the game is fine, this server cannot play it; one that ships those rules can.

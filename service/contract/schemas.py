@@ -54,6 +54,8 @@ def _entropy(description: str) -> fields.String:
         ),
         metadata={"description": description, "pattern": f"^{ENTROPY.pattern}$"},
     )
+#: Every status a game may have: waiting for players, running, being scored, finished, or closed unstarted.
+STATUSES = ["open", "active", "scoring", "finished", "cancelled", "expired"]
 
 
 class SeatRequestSchema(Schema):
@@ -69,9 +71,18 @@ class SeatRequestSchema(Schema):
         "a person's seat only: 32 random bytes of the player's own, in hex, keyed into the game's "
         "random stream with the server's seed (docs/random.md)"
     )
+    open = fields.Boolean(
+        metadata={"description": "left open for a player to take (`POST /games/{id}/join`); the game waits"}
+    )
 
     @validates_schema
     def _named(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if data.get("open"):
+            if data.get("name") or data.get("player") or data.get("bot") or data.get("entropy"):
+                raise ValidationError(
+                    "an open seat names nobody: a player takes it later (with their entropy)", "open"
+                )
+            return
         if not data.get("name") and not data.get("player"):
             raise ValidationError("a seat needs a name or a player", "name")
         if data.get("player") and data.get("bot"):
@@ -115,17 +126,27 @@ class CreateGameSchema(Schema):
         validate=validate.Length(max=5),
         metadata={"description": "the creator's webhooks for this game; each one's secret is in the answer"},
     )
+    rated = fields.Boolean(
+        load_default=False,
+        metadata={"description": "the game moves its players' ratings; needs the creator's player key"},
+    )
+    expires_in = fields.Integer(
+        validate=validate.Range(min=60, max=90 * 24 * 3600),
+        metadata={"description": "seconds a game with open seats waits for players (default a week)"},
+    )
 
 
 class SeatSchema(Schema):
     seat = fields.Integer()
-    name = fields.String()
+    name = fields.String(allow_none=True)
     bot = fields.String(allow_none=True)
     entropy = fields.String(
         allow_none=True,
         dump_default=None,
         metadata={"description": "the entropy the seat gave, as given; null: it gave none"},
     )
+    player = fields.String(metadata={"description": "the player whose seat it is, if bound to one"})
+    open = fields.Boolean(metadata={"description": "true while the seat waits for a player"})
 
 
 class CreatedSeatSchema(SeatSchema):
@@ -135,7 +156,9 @@ class CreatedSeatSchema(SeatSchema):
 class GameSummarySchema(Schema):
     id = fields.UUID()
     game = fields.String()
-    status = fields.String(metadata={"description": "active, scoring or finished"})
+    status = fields.String(
+        metadata={"description": "open (waiting for players), active, scoring, finished, cancelled, expired"}
+    )
     version = fields.Integer()
     rules_version = fields.Integer()
     options = fields.Dict()
@@ -152,6 +175,10 @@ class GameSummarySchema(Schema):
         allow_none=True, metadata={"description": "when the seats to move run out of time (RFC 3339)"}
     )
     rematch = fields.UUID(allow_none=True, metadata={"description": "the rematch of this game, once started"})
+    rated = fields.Boolean(metadata={"description": "whether the game moves its players' ratings"})
+    expires_at = fields.DateTime(
+        allow_none=True, metadata={"description": "when a game waiting for players expires"}
+    )
 
 
 class WebhookSchema(Schema):
@@ -239,7 +266,23 @@ class DeliverySchema(Schema):
 
 class LobbyQuerySchema(Schema):
     game = fields.String(validate=NO_NUL)
-    status = fields.String(validate=validate.OneOf(["active", "scoring", "finished"]))
+    status = fields.String(validate=validate.OneOf(STATUSES))
+    open = fields.Boolean(metadata={"description": "true: the games waiting for players (`status=open`)"})
+    rated = fields.Boolean(metadata={"description": "rated games only (true) or casual ones (false)"})
+
+
+class JoinSchema(Schema):
+    seat = fields.Integer(validate=validate.Range(min=0, max=7), metadata={"description": "an open seat"})
+    entropy = _entropy(
+        "32 random bytes of the player's own, in hex, keyed into the game's random stream with the "
+        "server's seed and the other seats' (docs/random.md)"
+    )
+
+
+class JoinedSchema(Schema):
+    game = fields.Nested(GameSummarySchema)
+    seat = fields.Integer()
+    started = fields.Boolean(metadata={"description": "this was the last open seat: the game has started"})
 
 
 class StateQuerySchema(Schema):
@@ -354,3 +397,84 @@ class ProblemSchema(Schema):
             OPTIONAL: True,
         },
     )
+
+
+class FallbackSchema(Schema):
+    bot = fields.String(
+        required=True, validate=validate.Length(min=1, max=40), metadata={"example": "default"}
+    )
+    after = fields.Integer(
+        required=True,
+        validate=validate.Range(min=0, max=24 * 3600),
+        metadata={"description": "seconds to wait for a person before the bot takes the other seats"},
+    )
+
+
+class SeekRequestSchema(Schema):
+    game = fields.String(
+        required=True,
+        validate=validate.OneOf(games.known(), error="unknown game {input!r}; this server hosts {choices}"),
+    )
+    seats = fields.Integer(required=True, validate=validate.Range(min=1, max=8))
+    rated = fields.Boolean(load_default=False)
+    clock = fields.Dict(
+        metadata={
+            "description": 'a turn clock, as the option `clock` of `POST /games`: `{"per_move": "24h"}`'
+        }
+    )
+    fallback = fields.Nested(
+        FallbackSchema, metadata={"description": "a bot to play if nobody comes in time"}
+    )
+    expires_in = fields.Integer(
+        validate=validate.Range(min=10, max=7 * 24 * 3600),
+        metadata={"description": "seconds the seek waits (default an hour)"},
+    )
+
+
+class SeekSchema(Schema):
+    id = fields.UUID()
+    player = fields.UUID(attribute="player_id")
+    game = fields.String()
+    seats = fields.Integer()
+    rated = fields.Boolean()
+    clock = fields.Dict(allow_none=True)
+    fallback = fields.Dict(allow_none=True)
+    status = fields.String(metadata={"description": "waiting, paired, cancelled or expired"})
+    game_id = fields.UUID(allow_none=True, metadata={"description": "the game it was paired into"})
+    created_at = fields.DateTime()
+    expires_at = fields.DateTime()
+
+
+class RatingEntrySchema(Schema):
+    player = fields.String(metadata={"description": "a player's id, or `bot:<level>` for a bot"})
+    name = fields.String()
+    rating = fields.Float(metadata={"description": "the conservative value shown: mu - 3 sigma"})
+    mu = fields.Float()
+    sigma = fields.Float()
+    games = fields.Integer()
+
+
+class PlayerRatingSchema(Schema):
+    game = fields.String()
+    rating = fields.Float()
+    mu = fields.Float()
+    sigma = fields.Float()
+    games = fields.Integer()
+
+
+class RecentResultSchema(Schema):
+    game_id = fields.UUID()
+    game = fields.String()
+    seat = fields.Integer()
+    rated = fields.Boolean()
+    outcome = fields.String(metadata={"description": "won, lost, or left (resigned or forfeited)"})
+    finished_at = fields.DateTime()
+
+
+class ProfileSchema(Schema):
+    id = fields.UUID()
+    name = fields.String()
+    created_at = fields.DateTime()
+    ratings = fields.List(fields.Nested(PlayerRatingSchema))
+    games_played = fields.Integer()
+    recent = fields.List(fields.Nested(RecentResultSchema))

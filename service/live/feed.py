@@ -110,7 +110,7 @@ class Spans:
             block = self._kept.get(key)
             if block is None:
                 events, folded = _since(row, after, upto)
-                over = row.rules.is_over(folded.state)
+                over = folded.state is None or row.rules.is_over(folded.state)  # None: not set up yet
                 if events is None:
                     with polls.current().connect() as conn:
                         events = read(conn, row.id, after=after, upto=upto)

@@ -60,7 +60,7 @@ def state_body(
         "id": row.id,
         "version": folded.version,
         "seat": seat,
-        "to_move": [] if over else row.rules.to_move(folded.state),
+        "to_move": [] if over or folded.state is None else row.rules.to_move(folded.state),
         "over": over,
         "deadline": deadline,
         "view": view,
@@ -69,7 +69,10 @@ def state_body(
 
 def current_state(row: GameRow, folded: Folded, seat: int | None) -> dict[str, Any]:
     """The state at the row's version as ``seat`` sees it. A game ended by a resignation or a
-    forfeit is over though its rules would play on."""
+    forfeit is over though its rules would play on. A game that waits for players (or never got
+    them) is not set up: there is nothing to see yet."""
+    if folded.state is None:
+        return state_body(row, folded, seat, over=row.status != "open", deadline=None, view={})
     over = row.rules.is_over(folded.state) or row.over
     return state_body(
         row, folded, seat, over=over, deadline=row.deadline, view=seen.view(row.rules, folded.state, seat)

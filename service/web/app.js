@@ -1,5 +1,6 @@
 // The shell: a language switch, and the fragment router — #/ lobby, #/new/<game> form,
-// #/play/<id>?seat=&token= (stores the seat, then drops the token from the address), #/game/<id>.
+// #/play/<id>?seat=&token= (stores the seat, then drops the token from the address), #/game/<id>,
+// #/opponents (open seats, seeks, ratings: opponents.js).
 import { h } from "./dom.js";
 import { LANGS, lang, setLang, t } from "./i18n.js";
 import * as tokens from "./tokens.js";
@@ -17,6 +18,7 @@ function header() {
   });
   document.querySelector("header").replaceChildren(
     h("a", { href: "#/", class: "home", "data-testid": "home" }, "Kotlík"),
+    h("a", { href: "#/opponents", "data-testid": "opponents" }, t("opponents")),
     h("label", { class: "lang" }, `${t("language")} `, select),
   );
 }
@@ -40,6 +42,9 @@ async function route() {
     if (parts[0] === "game" && parts[1]) {
       const { show } = await import("./game.js");
       await show(main, parts[1], signal);
+    } else if (parts[0] === "opponents") {
+      const { show } = await import("./opponents.js");
+      await show(main, signal);
     } else if (parts[0] === "new" && parts[1]) {
       const { show } = await import("./create.js");
       await show(main, parts[1]);

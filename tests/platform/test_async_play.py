@@ -17,6 +17,7 @@ from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
 import pytest
 from httpclient import Client, create, game_path
@@ -122,7 +123,7 @@ def wait(condition: Callable[[], Any], timeout: float, what: str) -> Any:
 
 
 def player(api: Client, name: str) -> tuple[dict[str, Any], Client]:
-    reply = api.post("/api/v1/players", {"name": name})
+    reply = api.post("/api/v1/players", {"name": f"{name} {uuid4().hex[:6]}"})  # names are unique
     assert reply.status == 201, reply
     return reply.body, api.seat(reply.body["key"])
 
@@ -147,7 +148,7 @@ def verify(secret: str, got: dict[str, Any]) -> None:
 def test_your_turn_flips_across_three_games(api: Client) -> None:
     me, mine = player(api, "Alžběta")
     games = [create(api, GAME, [{"player": me["id"]}, {"name": "Opponent"}]) for _ in range(3)]
-    assert all(g["seats"][0]["name"] == "Alžběta" for g in games)
+    assert all(g["seats"][0]["name"] == me["name"] for g in games)
     listed = mine.get("/api/v1/players/me/games").body
     assert [g["id"] for g in listed] == [g["id"] for g in reversed(games)]
     turn = {g["id"]: g["your_turn"] for g in listed}
@@ -264,7 +265,7 @@ def test_resign_then_rematch(api: Client) -> None:
     again = other.post(game_path(game, "/rematch"))
     assert again.status == 201, again
     new = again.body
-    assert new["id"] != game["id"] and [s["name"] for s in new["seats"]] == ["Resigner", "Other"]
+    assert new["id"] != game["id"] and [s["name"] for s in new["seats"]] == [me["name"], "Other"]
     assert new["clock"] == game["clock"] and new["options"] == game["options"]
     assert api.get(game_path(game)).body["rematch"] == new["id"]
     assert other.post(game_path(game, "/rematch")).status == 409

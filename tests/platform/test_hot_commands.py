@@ -155,7 +155,7 @@ def test_a_write_at_a_version_the_game_has_left_writes_no_part_of_itself(
     )
     with pool.connection() as conn:
         # Webhooks of the game's own and of a player at seat 0, so the notice has two ways to go.
-        player, _ = players.create(conn, "Hooked")
+        player, _ = players.create(conn, f"Hooked {uuid4().hex[:6]}")
         players.bind(conn, game_id, 0, player.id)
         _hook(conn, game_id=game_id)
         _hook(conn, player_id=player.id)
@@ -187,7 +187,7 @@ def test_a_write_at_the_game_s_version_lands_whole_and_notices_only_the_seats_it
         for seat in (0, 1, None):
             player_id = None
             if seat is not None:
-                player_id = players.create(conn, f"Hooked {seat}")[0].id
+                player_id = players.create(conn, f"Hooked {seat} {uuid4().hex[:6]}")[0].id
                 players.bind(conn, game_id, seat, player_id)
             hooks[_hook(conn, game_id=None if seat is not None else game_id, player_id=player_id)] = seat
         work: list[tuple[str, list[Any]]] = [
@@ -455,7 +455,7 @@ def test_a_token_of_no_seat_in_a_game_whose_tokens_are_known_reads_none(
     (and reads none); a player key reads only whom it binds."""
     with pool.connection() as conn:
         created = create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
-        player, key = players.create(conn, "Ada")
+        player, key = players.create(conn, f"Ada {uuid4().hex[:6]}")
         players.bind(conn, created.game.id, 1, player.id)
     game_id = created.game.id
     CACHES.tokens.clear()

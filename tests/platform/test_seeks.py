@@ -1,0 +1,151 @@
+"""Quick pairing over real HTTP with a real worker: seeks that fit are paired at once, once each,
+never a player with themselves; a seek falls back to a bot; the seeks table is a projection."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from typing import Any
+from uuid import uuid4
+
+import pytest
+from httpclient import Client
+
+from projections import seeks
+
+pytestmark = pytest.mark.e2e
+GAME = "kupferkessel"
+
+
+@pytest.fixture(scope="module")
+def api(live_url: str, worker: Any) -> Client:
+    return Client(live_url)
+
+
+def player(api: Client) -> tuple[str, Client]:
+    reply = api.post("/api/v1/players", {"name": f"s-{uuid4().hex[:10]}"})
+    assert reply.status == 201, reply
+    return reply.body["id"], api.seat(reply.body["key"])
+
+
+def seek(client: Client, **extra: Any) -> Any:
+    return client.post("/api/v1/seeks", {"game": GAME, "seats": 2, "rated": True, **extra})
+
+
+def test_two_seeks_that_fit_are_paired_at_once_into_a_rated_game(api: Client) -> None:
+    (a, alice), (b, bob) = player(api), player(api)
+    first = seek(alice, clock={"per_move": "1h"})
+    assert first.status == 201 and first.body["status"] == "waiting" and first.body["game_id"] is None
+    other_clock = seek(bob, clock={"per_move": "2h"})
+    assert other_clock.body["status"] == "waiting", "another clock does not fit"
+    second = seek(bob, clock={"per_move": "1h"})
+    assert second.status == 201 and second.body["status"] == "paired", second
+    game_id = second.body["game_id"]
+    assert api.get(f"/api/v1/seeks/{first.body['id']}").body == {
+        **first.body,
+        "status": "paired",
+        "game_id": game_id,
+    }
+    game = api.get(f"/api/v1/games/{game_id}").body
+    assert game["rated"] and game["status"] == "active" and game["clock"]["seconds"] == 3600
+    assert [s["player"] for s in game["seats"]] == [a, b], "the older seek sits first"
+    assert alice.get(f"/api/v1/games/{game_id}/state").body["seat"] == 0
+    assert bob.request("DELETE", f"/api/v1/seeks/{other_clock.body['id']}").body["status"] == "cancelled"
+
+
+def test_a_player_is_never_paired_with_themselves_and_holds_few_seeks(api: Client) -> None:
+    _, alone = player(api)
+    held = [seek(alone, rated=False, clock={"per_move": "3h"}) for _ in range(3)]
+    assert [r.body["status"] for r in held] == ["waiting"] * 3
+    too_many = seek(alone, rated=False)
+    assert too_many.status == 429 and too_many.problem["type"].endswith("too-many-seeks")
+    stranger = player(api)[1].request("DELETE", f"/api/v1/seeks/{held[0].body['id']}")
+    assert stranger.status == 404
+    for r in held:
+        assert alone.request("DELETE", f"/api/v1/seeks/{r.body['id']}").body["status"] == "cancelled"
+    again = alone.request("DELETE", f"/api/v1/seeks/{held[0].body['id']}")
+    assert again.status == 409
+
+
+def test_a_seek_the_game_refuses_is_a_422_naming_the_field(api: Client, pool: Any) -> None:
+    _, client = player(api)
+    cases = [
+        ({"seats": 3}, "seats"),
+        ({"fallback": {"bot": "nobody", "after": 5}}, "fallback"),
+        (
+            {"game": "carodeni", "options": {}, "seats": 2, "fallback": {"bot": "ostara", "after": 1}},
+            "fallback",
+        ),
+        ({"clock": {"per_move": "soon"}}, "clock"),
+    ]
+    with pool.connection() as conn:
+        before = conn.execute("SELECT count(*) AS n FROM seek_events").fetchone()["n"]
+    for body, field in cases:
+        body.pop("options", None)
+        reply = seek(client, **body)
+        assert reply.status == 422 and field in str(reply.body), (body, reply)
+    assert api.post("/api/v1/seeks", {"game": GAME, "seats": 2}).status == 401
+    with pool.connection() as conn:
+        assert conn.execute("SELECT count(*) AS n FROM seek_events").fetchone()["n"] == before
+
+
+def test_fifty_players_seeking_at_once_are_paired_each_once(api: Client, pool: Any) -> None:
+    people = [player(api) for _ in range(50)]
+    replies: list[Any] = [None] * 50
+    start = threading.Barrier(50)
+
+    def go(i: int) -> None:
+        start.wait()
+        replies[i] = seek(people[i][1], rated=False, clock={"per_move": "5h"})
+
+    threads = [threading.Thread(target=go, args=(i,)) for i in range(50)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(r.status == 201 for r in replies), [r for r in replies if r.status != 201][:3]
+    final = [api.get(f"/api/v1/seeks/{r.body['id']}").body for r in replies]
+    assert all(s["status"] == "paired" for s in final), Counter(s["status"] for s in final)
+    by_game = Counter(s["game_id"] for s in final)
+    assert len(by_game) == 25 and set(by_game.values()) == {2}
+    seen_players: set[str] = set()
+    for game_id in by_game:
+        seated = [s["player"] for s in api.get(f"/api/v1/games/{game_id}").body["seats"]]
+        assert len(set(seated)) == 2, "nobody is paired with themselves"
+        assert not seen_players & set(seated), "no player in two games from one seek"
+        seen_players |= set(seated)
+    assert seen_players == {p for p, _ in people}
+
+
+def test_a_seek_nobody_answers_falls_back_to_its_bot(api: Client) -> None:
+    _, client = player(api)
+    placed = seek(client, rated=True, clock={"per_move": "7h"}, fallback={"bot": "default", "after": 1})
+    assert placed.body["status"] == "waiting"
+    deadline = time.monotonic() + 30
+    status = placed.body
+    while status["status"] == "waiting" and time.monotonic() < deadline:
+        time.sleep(0.3)
+        status = api.get(f"/api/v1/seeks/{placed.body['id']}").body
+    assert status["status"] == "paired", status
+    game = api.get(f"/api/v1/games/{status['game_id']}").body
+    assert game["seats"][1]["bot"] == "default" and game["rated"]
+
+
+def test_a_seek_expires(api: Client) -> None:
+    _, client = player(api)
+    placed = seek(client, rated=False, clock={"per_move": "9h"}, expires_in=10)
+    deadline = time.monotonic() + 40
+    status = placed.body
+    while status["status"] == "waiting" and time.monotonic() < deadline:
+        time.sleep(0.5)
+        status = api.get(f"/api/v1/seeks/{placed.body['id']}").body
+    assert status["status"] == "expired"
+
+
+def test_the_seeks_table_is_a_projection_of_their_log(api: Client, pool: Any) -> None:
+    with pool.connection() as conn:
+        stored = seeks.stored(conn)
+        assert len(stored) >= 50 and seeks.recompute(conn) == stored
+        seeks.rebuild(conn)
+        assert seeks.stored(conn) == stored
