@@ -8,7 +8,7 @@ seat ``i mod seats`` and ``b`` at every other seat (so a 3-player match is ``a``
 and prints: games played, ``a``'s win share (a tie shares the win) with its 95 % Wilson interval,
 the share over the ``1/seats`` it would get were it no better, the Elo difference the share implies
 (two seats: against ``b``; more: against a field of ``b``, from the share's odds over ``1/seats``'s),
-and ``a``'s median and p99 time per move. Same arguments, same figures: the seeds and the bots'
+and ``a``'s median and p99 time per move (CPU time of its process: one core's worth, whatever else runs). Same arguments, same figures: the seeds and the bots'
 iteration budgets decide every game. A benchmark, not a test: nothing is asserted; the figures go
 to ``docs/strength.md`` and the catalog's data (``seeds/bots.json``).
 """
@@ -42,11 +42,11 @@ def _one(job: tuple[str, str, str, int, int]) -> tuple[float, list[float]]:
     chosen = rules.BOTS[a]
 
     def timed(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Command:
-        start = time.perf_counter()
+        start = time.process_time()
         try:
             return chosen(view, actions, rng)
         finally:
-            times.append(time.perf_counter() - start)
+            times.append(time.process_time() - start)
 
     seat = i % seats
     bots = [b] * seats
