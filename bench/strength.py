@@ -8,7 +8,8 @@ seat ``i mod seats`` and ``b`` at every other seat (so a 3-player match is ``a``
 and prints: games played, ``a``'s win share (a tie shares the win) with its 95 % Wilson interval,
 the share over the ``1/seats`` it would get were it no better, the Elo difference the share implies
 (two seats: against ``b``; more: against a field of ``b``, from the share's odds over ``1/seats``'s),
-and ``a``'s median and p99 time per move (CPU time of its process: one core's worth, whatever else runs). Same arguments, same figures: the seeds and the bots'
+and ``a``'s median and p99 time per move, as CPU time of its process (one core's worth, whatever
+else the machine runs). Same arguments, same figures (but the times): the seeds and the bots'
 iteration budgets decide every game. A benchmark, not a test: nothing is asserted; the figures go
 to ``docs/strength.md`` and the catalog's data (``seeds/bots.json``).
 """
