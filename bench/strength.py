@@ -11,17 +11,20 @@ the share over the ``1/seats`` it would get were it no better, the Elo differenc
 and ``a``'s median and p99 time per move, as CPU time of its process (one core's worth, whatever
 else the machine runs). Same arguments, same figures (but the times): the seeds and the bots'
 iteration budgets decide every game. A benchmark, not a test: nothing is asserted; the figures go
-to ``docs/strength.md`` and the catalog's data (``seeds/bots.json``).
+to ``docs/strength.md``, and with ``--record`` into ``seeds/<game>/strength.json``, the data the
+catalog lists with each level (``games/levels.py``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import time
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import games
@@ -84,6 +87,17 @@ def elo(share: float, seats: int) -> float:
     return 400 * math.log10((share / (1 - share)) / (base / (1 - base)))
 
 
+def _record(game_id: str, bot: str, figures: dict[str, Any]) -> None:
+    """Store one match's figures for ``bot``, replacing an earlier one against the same opponent."""
+    path = Path(__file__).resolve().parent.parent / "seeds" / game_id / "strength.json"
+    stored = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    kept = [
+        f for f in stored.get(bot, []) if (f["against"], f["seats"]) != (figures["against"], figures["seats"])
+    ]
+    stored[bot] = [*kept, figures]
+    path.write_text(json.dumps(stored, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=200)
@@ -91,6 +105,9 @@ def main() -> None:
     parser.add_argument("--pairs", default="strong:default,default:random,strong:random")
     parser.add_argument("--seats", type=int, help="seats per game (default: per game, see SEATS)")
     parser.add_argument("--procs", type=int, default=2)
+    parser.add_argument(
+        "--record", action="store_true", help="store the figures in seeds/<game>/strength.json"
+    )
     args = parser.parse_args()
     head = f"{'game':<14}{'seats':>6}{'pair':>18}{'games':>7}{'share':>8}{'95% CI':>16}{'×1/N':>7}"
     print(head + f"{'Elo':>7}{'±':>5}{'median ms':>11}{'p99 ms':>8}", flush=True)
@@ -114,6 +131,11 @@ def main() -> None:
                     f"{median:>11.1f}{p99:>8.1f}",
                     flush=True,
                 )
+                if args.record:
+                    figures = {"against": b, "seats": seats, "games": len(results), "share": round(share, 3)}
+                    figures |= {"low": round(low, 3), "high": round(high, 3), "elo": round(elo(share, seats))}
+                    figures |= {"median_ms": round(median, 1), "p99_ms": round(p99, 1)}
+                    _record(game_id, a, figures)
 
 
 if __name__ == "__main__":

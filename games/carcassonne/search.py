@@ -17,7 +17,7 @@ from games.interface import Rules, State
 from games.search import FastRng, Searchable, standing
 
 #: Iterations a move: ≤ ~200 ms of one core (bench/strength.py prints the time per move).
-ITERATIONS = 120
+ITERATIONS = 480
 #: Points that make the odds of winning e:1 in a cut-off playout's evaluation.
 SCALE = 8.0
 #: What a follower still in the supply is worth while the pack lasts.

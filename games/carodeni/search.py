@@ -23,7 +23,7 @@ from games.interface import Rules, State
 from games.search import FastRng, Searchable, standing
 
 #: Iterations a move: ≤ ~200 ms of one core (bench/strength.py prints the time per move).
-ITERATIONS = 150
+ITERATIONS = 500
 #: Points that make the odds of winning e:1 in a cut-off playout's evaluation.
 SCALE = 5.0
 #: How much of a held potion's points its gathered ingredients count for.

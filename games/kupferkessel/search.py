@@ -19,7 +19,7 @@ from games.kupferkessel.scoring import breakdown
 from games.search import FastRng, Searchable, standing
 
 #: Iterations a move: ≤ ~200 ms of one core (bench/strength.py prints the time per move).
-ITERATIONS = 400
+ITERATIONS = 1200
 #: Points that make the odds of winning e:1 in a cut-off playout's evaluation.
 SCALE = 6.0
 

@@ -23,7 +23,7 @@ from games.skodakouzla.bots import _table, _worth
 from games.skodakouzla.setup import _number_cards
 
 #: Iterations a move: ≤ ~200 ms of one core (bench/strength.py prints the time per move).
-ITERATIONS = 120
+ITERATIONS = 480
 #: How much of the default bot's table worth makes the odds of winning e:1.
 SCALE = 10.0
 
