@@ -1,4 +1,5 @@
-"""Bots: ``random``; ``default``, a greedy heuristic for any seat of a multiplayer game; and
+"""Bots: ``random``; ``default``, a greedy heuristic for any seat of a multiplayer game; ``strong``,
+the search of :mod:`games.search` (``search.py`` here lends it the table and its evaluation); and
 ``ostara``, whose every choice is made by the automaton inside ``decide`` (her one command)."""
 
 from __future__ import annotations
@@ -8,8 +9,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.carodeni import content
+from games.carodeni.search import searchable
 from games.interface import Bot, Command
 from games.rng import Rng
+from games.search import bot
 
 
 def random_bot(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Command:
@@ -106,4 +109,9 @@ def default_bot(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Co
     return top[0] if len(top) == 1 else rng.choice(top)
 
 
-BOTS: dict[str, Bot] = {"random": random_bot, "default": default_bot, "ostara": ostara_bot}
+BOTS: dict[str, Bot] = {
+    "random": random_bot,
+    "default": default_bot,
+    "strong": bot(searchable),
+    "ostara": ostara_bot,
+}

@@ -1,4 +1,5 @@
-"""Bots: ``random`` and the greedy ``default``.
+"""Bots: ``random``, the greedy ``default`` and ``strong``, the search of :mod:`games.search` over
+what the seat may see (``search.py`` here lends it what it needs).
 
 A bot sees only its seat's view, and the view keeps the memory rule: it shows no cauldron below its
 top card. So ``default`` does not remember what it holds; it estimates it. Every card that is not
@@ -17,7 +18,9 @@ from typing import Any
 
 from games.interface import Command
 from games.kupferkessel.content import cards, ingredients, recipes
+from games.kupferkessel.search import searchable
 from games.rng import Rng
+from games.search import bot
 
 #: Average value of a card held but not seen.
 MEAN_VALUE = 2.5
@@ -112,4 +115,4 @@ def default_bot(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Co
     return actions[0]
 
 
-BOTS = {"random": random_bot, "default": default_bot}
+BOTS = {"random": random_bot, "default": default_bot, "strong": bot(searchable)}

@@ -1,4 +1,6 @@
-"""The bots: ``random`` and ``default`` (a greedy heuristic). Both see only their seat's view.
+"""The bots: ``random``, ``default`` (a greedy heuristic) and ``strong`` (the search of
+:mod:`games.search`; ``search.py`` here lends it the table and its evaluation). All see only their
+seat's view.
 
 ``default`` rebuilds a table from its own view (unknown hands and decks left empty) and tries its
 attacks, targets and placements on it with the rules' own :func:`simulate`, so it never needs a
@@ -12,6 +14,7 @@ from typing import Any
 
 from games.interface import Bot
 from games.rng import Rng
+from games.search import search
 from games.skodakouzla.content import card, is_attack_spell
 from games.skodakouzla.rules import simulate
 from games.skodakouzla.state import State
@@ -233,4 +236,11 @@ def _price(card_id: str, me: Mapping[str, Any]) -> int:
     return max(0, int(c["cost"]) - discount)
 
 
-BOTS: dict[str, Bot] = {"random": random_bot, "default": default_bot}
+def _strong(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Command:
+    """IS-MCTS over the seat's information set (games/search.py)."""
+    from games.skodakouzla.search import searchable  # it builds on this module's table and worth
+
+    return search(searchable(), view, actions, rng)
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "default": default_bot, "strong": _strong}

@@ -8,6 +8,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 import games
+from games.levels import levels
 
 blp = Blueprint("catalog", __name__, url_prefix="/api/v1/catalog", description="Game content")
 
@@ -52,7 +53,8 @@ class Games(MethodView):
     @blp.response(200)
     @blp.doc(responses=_json(GAMES))
     def get(self) -> list[dict[str, Any]]:
-        """The games this server hosts."""
+        """The games this server hosts, with their bot levels (``levels``: each named and described in
+        cs/pl/en, with the strength ``bench/strength.py`` measured; data, not measured here)."""
         out = []
         for game_id in games.known():
             info = games.load(game_id).INFO
@@ -64,6 +66,7 @@ class Games(MethodView):
                     "seats": {"min": info.min_seats, "max": info.max_seats},
                     "rules_version": info.rules_version,
                     "bots": sorted(games.load(game_id).BOTS),
+                    "levels": levels(games.load(game_id)),
                 }
             )
         return out

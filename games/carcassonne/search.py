@@ -1,0 +1,83 @@
+"""What the search bot (``strong``, :mod:`games.search`) needs of Carcassonne: a table the seat
+cannot tell from the true one, and how a game cut short stands.
+
+The table is public; only the order of the pack is not (and an arranged prefix, which the options
+hide). A determinization is the table with the pack's unplayed tiles in a random order, no
+arranged prefix: the next draws are then as random to the search as they are to the seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from games.carcassonne import scoring, tiles
+from games.interface import Rules, State
+from games.search import FastRng, Searchable, standing
+
+#: Iterations a move: ≤ ~200 ms of one core (bench/strength.py prints the time per move).
+ITERATIONS = 480
+#: Points that make the odds of winning e:1 in a cut-off playout's evaluation.
+SCALE = 8.0
+#: What a follower still in the supply is worth while the pack lasts.
+FOLLOWER = 1.0
+
+_TABLE = (
+    "seats",
+    "mage_witch",
+    "phase",
+    "turn",
+    "supply",
+    "tiles",
+    "grid",
+    "owner",
+    "features",
+    "next_fid",
+    "frontier",
+    "completed",
+    "last",
+    "discarded",
+    "scores",
+)
+
+
+def determinize(view: Mapping[str, Any], rng: FastRng) -> State:
+    """The table as ``view`` shows it, the pack's unplayed tiles shuffled."""
+    current = view["current_tile"]
+    used = {t for t, *_ in view["tiles"]} | set(view["discarded"])
+    if current is not None:
+        used.add(current["tile"])
+    remaining = [t for t in tiles.tile_ids(view["mage_witch"]) if t not in used]
+    state = {key: view[key] for key in _TABLE}
+    state.update(
+        current=None if current is None else current["tile"],
+        remaining=rng.shuffle(remaining),
+        queue=[],
+        mage=view["mage_seg"],
+        witch=view["witch_seg"],
+    )
+    return state
+
+
+def evaluate(state: State) -> Sequence[float]:
+    """Each seat's standing from the points it holds, the points its followers would score were
+    the game to end now (as the final scoring counts them), and its followers still to place."""
+    points = [float(sum(parts.values())) for parts in state["scores"]]
+    for fid, rec in state["features"].items():
+        if rec["followers"] and (rec["open"] > 0 or rec["kind"] == "field"):
+            value = scoring.points(state, fid)
+            for seat in scoring.majority(rec):
+                points[seat] += value
+    if len(state["remaining"]) > 10:
+        for seat, left in enumerate(state["supply"]):
+            points[seat] += FOLLOWER * min(left, 4)
+    return standing(points, SCALE)
+
+
+@cache
+def searchable() -> Searchable:
+    import games.carcassonne as rules  # the package, complete by the time a bot moves
+
+    engine: Rules = rules
+    return Searchable(engine, determinize, evaluate, ITERATIONS, playout=0)

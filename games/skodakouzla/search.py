@@ -1,0 +1,74 @@
+"""What the search bot (``strong``, :mod:`games.search`) needs of Škoda kouzla: a table the seat
+cannot tell from the true one, and how a game cut short stands.
+
+What a seat does not see: the other wizard's hand, every deck's order (its own too) and which
+unseen card lies where. Every card is numbered at setup from the content alone (``p0.01`` a
+starter card of seat 0, ``s01`` a shop card), so the cards not face up are known as a set. A
+determinization deals them out in the numbers the view shows: each seat's own unseen starter cards
+to that seat's deck (and the other's hand), unseen shop cards to fill each place up, the rest to
+the shop's deck, every pile shuffled. Which shop cards a seat once bought is not in the view, so a
+determinization may hand a bought card to either wizard or back to the shop.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from games.interface import Rules, State
+from games.search import FastRng, Searchable
+from games.skodakouzla.bots import _table, _worth
+from games.skodakouzla.setup import _number_cards
+
+#: Iterations a move: ≤ ~200 ms of one core (bench/strength.py prints the time per move).
+ITERATIONS = 480
+#: How much of the default bot's table worth makes the odds of winning e:1.
+SCALE = 10.0
+
+
+def determinize(view: Mapping[str, Any], rng: FastRng) -> State:
+    """A full state agreeing with ``view``: the unseen cards dealt where the view counts them."""
+    cards_of, _decks, _shop, unused = _number_cards(2, list(view["shop_colours"]))
+    state = _table(view)
+    state["cards"] = cards_of
+    state["seats"] = 2
+    state["options"] = {**view["options"], "arranged": {} if view["options"]["arranged"] else None}
+    state["arranged"] = bool(view["options"]["arranged"])
+    seen: set[str] = set(unused)
+    for p in state["players"]:
+        for zone in ("hand", "discard", "limbo", "removed"):
+            seen.update(p[zone])
+        seen.update(e["uid"] for e in p["row"])
+    seen.update(state["shop"]["offer"])
+    seen.update(state["shop"]["removed"])
+    unseen = [u for u in cards_of if u not in seen]
+    shop_cards = rng.shuffle([u for u in unseen if u.startswith("s")])
+    me = view["seat"]
+    for seat, pv in enumerate(view["players"]):
+        own = rng.shuffle([u for u in unseen if u.startswith(f"p{seat}.")])
+        wanted = pv["deck_size"] + (0 if seat == me else pv["hand_size"])
+        extra = max(0, wanted - len(own))
+        pile = rng.shuffle(own[:wanted] + shop_cards[:extra])
+        shop_cards = shop_cards[extra:] + own[wanted:]
+        p = state["players"][seat]
+        if seat != me:
+            p["hand"], pile = pile[: pv["hand_size"]], pile[pv["hand_size"] :]
+        p["deck"] = pile
+    state["shop"]["deck"] = rng.shuffle(shop_cards)[: view["shop"]["deck_size"]]
+    state["shop"]["unused"] = list(unused)
+    return state
+
+
+def evaluate(state: State) -> Sequence[float]:
+    """Each seat's standing from the default bot's worth of the table (lives, curses, creatures)."""
+    return [1.0 / (1.0 + math.exp(-_worth(state, seat) / SCALE)) for seat in range(2)]
+
+
+@cache
+def searchable() -> Searchable:
+    import games.skodakouzla as rules  # the package, complete by the time a bot moves
+
+    engine: Rules = rules
+    return Searchable(engine, determinize, evaluate, ITERATIONS, playout=0)

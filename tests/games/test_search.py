@@ -1,0 +1,108 @@
+"""The search bot (``strong``, ``games/search.py``) of every game that has one: it reads only its seat's
+information set, it is reproducible, it plays only legal commands, and it beats ``random``.
+
+A bounded number of positions per game keeps this cheap in CI (seconds per game); the strength
+figures themselves come from ``bench/strength.py``, not from here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+import games
+from games.interface import Rules, State
+from games.rng import Rng
+from games.search import FastRng
+from games.simulate import play
+
+SEARCHED = [g for g in games.known() if "strong" in games.load(g).BOTS]
+#: Seats and options each game is tried with.
+SETTINGS: dict[str, list[tuple[int, dict[str, Any]]]] = {
+    "kupferkessel": [(2, {}), (2, {"recipes": True})],
+    "skodakouzla": [(2, {})],
+    "carcassonne": [(3, {"mage_witch": True})],
+    "carodeni": [(3, {})],
+}
+#: Positions per game and setting at which the bot is asked to move.
+POSITIONS = 6
+
+
+def _lender(game_id: str) -> ModuleType:
+    return importlib.import_module(f"games.{game_id}.search")
+
+
+def _positions(game: Rules, seats: int, options: dict[str, Any], seed: bytes) -> list[State]:
+    """Settled states of one seeded random game, spread over it, the game not over."""
+    match = play(game, ["random"] * seats, seed, options)
+    state, states = None, []
+    for n, event in enumerate(match.events, start=1):
+        state = game.evolve(state, event)
+        if n in match.settled and not game.is_over(state):
+            states.append(state)
+    step = max(1, len(states) // POSITIONS)
+    return states[step // 2 :: step][:POSITIONS]
+
+
+@pytest.mark.parametrize("game_id", SEARCHED)
+def test_a_determinization_is_a_state_the_seat_cannot_tell_from_the_true_one(game_id: str) -> None:
+    """What the search samples agrees with everything the seat sees and may do (and so the search
+    needs nothing but the view), yet differs from the true state where the seat cannot see."""
+    game, lender = games.load(game_id), _lender(game_id)
+    differs = 0
+    for seats, options in SETTINGS[game_id]:
+        for i, state in enumerate(_positions(game, seats, options, f"det-{game_id}".encode())):
+            seat = game.to_move(state)[0]
+            seen = game.view(state, seat)
+            sampled = lender.determinize(seen, FastRng(i))
+            assert game.view(sampled, seat) == seen, i
+            assert game.legal_actions(sampled, seat) == game.legal_actions(state, seat), i
+            differs += sampled != state
+    assert differs, "no determinization differed from the true state: the hidden part was copied"
+
+
+@pytest.mark.parametrize("game_id", SEARCHED)
+def test_two_states_alike_to_the_seat_give_the_same_move(game_id: str) -> None:
+    """Two true states that share the seat's information set (the second a determinization of the
+    first: the same view, other hidden cards) get the same move under the same seed; and asked
+    twice, the bot answers the same (iterations, not the clock, end its search)."""
+    game, lender = games.load(game_id), _lender(game_id)
+    strong = game.BOTS["strong"]
+    seats, options = SETTINGS[game_id][0]
+    for i, state in enumerate(_positions(game, seats, options, f"alike-{game_id}".encode())[:3]):
+        seat = game.to_move(state)[0]
+        other = lender.determinize(game.view(state, seat), FastRng(100 + i))
+        moves = [
+            strong(game.view(s, seat), game.legal_actions(s, seat), Rng(b"alike", f"bot:v{i}"))
+            for s in (state, other, state)
+        ]
+        assert moves[0] == moves[1] == moves[2], i
+
+
+@pytest.mark.parametrize("game_id", SEARCHED)
+def test_every_move_is_legal(game_id: str) -> None:
+    game = games.load(game_id)
+    strong = game.BOTS["strong"]
+    for seats, options in SETTINGS[game_id]:
+        for i, state in enumerate(_positions(game, seats, options, f"legal-{game_id}".encode())):
+            seat = game.to_move(state)[0]
+            actions = game.legal_actions(state, seat)
+            assert strong(game.view(state, seat), actions, Rng(b"legal", f"bot:v{i}")) in actions
+
+
+@pytest.mark.parametrize("game_id", SEARCHED)
+def test_strong_beats_random(game_id: str) -> None:
+    """A small fixed-seed match, seats swapped: ``strong`` wins clearly more than its 1/N share."""
+    game = games.load(game_id)
+    seats, options = SETTINGS[game_id][0]
+    rounds = 4
+    share = 0.0
+    for i in range(rounds):
+        bots = ["random"] * seats
+        bots[i % seats] = "strong"
+        winners = game.score(play(game, bots, f"match-{game_id}-{i}".encode(), options).state)["winners"]
+        share += 1.0 / len(winners) if i % seats in winners else 0.0
+    assert share / rounds >= 0.75
