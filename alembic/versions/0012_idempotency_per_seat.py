@@ -5,15 +5,15 @@ Keyed by game and key alone, a key one seat had used was refused to another seat
 a 422 saying it had been used for a different command: one seat learned what another's client
 sent, and two clients that made their keys the same way (a counter) got in each other's way.
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-12-06
 """
 
 from alembic import op
 
-revision = "0011"
-down_revision = "0010"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
