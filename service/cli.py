@@ -243,6 +243,8 @@ def _export_bytes(path: str) -> bytes:
         return sys.stdin.buffer.read()
     with open(path, "rb") as file:
         return file.read()
+
+
 def projections_command(args: argparse.Namespace) -> int:
     """``kotlik ratings|seeks check|rebuild``: compare the table with what the log folds to, or
     replace it with that; ``check`` exits 1 on a difference."""

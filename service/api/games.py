@@ -152,7 +152,12 @@ class Join(MethodView):
         """
         with connection() as conn:
             joined = openings.join(
-                conn, game_id, caller_player(conn), body.get("seat"), entropy=body.get("entropy"), caches=caches()
+                conn,
+                game_id,
+                caller_player(conn),
+                body.get("seat"),
+                entropy=body.get("entropy"),
+                caches=caches(),
             )
         after_answer(joined.queued)
         return {

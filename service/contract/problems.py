@@ -19,7 +19,6 @@ from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from commands.handlers import EntropyRefused, GameOver, KeyReused, RematchTaken
-from commands.handlers import GameOver, KeyReused, RematchTaken
 from commands.openings import NotCreator, SeatsClosed
 from commands.seeks import SeekClosed, SeekNotFound, TooManySeeks
 from events import VersionConflict

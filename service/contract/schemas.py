@@ -54,6 +54,8 @@ def _entropy(description: str) -> fields.String:
         ),
         metadata={"description": description, "pattern": f"^{ENTROPY.pattern}$"},
     )
+
+
 #: Every status a game may have: waiting for players, running, being scored, finished, or closed unstarted.
 STATUSES = ["open", "active", "scoring", "finished", "cancelled", "expired"]
 
