@@ -39,8 +39,8 @@ import games
 from audit import signing
 from games.rng import BadEntropy, Rng, game_key
 from projections import resignation
-from projections.openings import taken_seat
 from projections.resignation import REASONS, RESIGNED
+from projections.seats import taken_seat
 
 FORMAT = "kotlik-export"
 #: Bumped when a reader of the previous format could misread a new file.

@@ -8,6 +8,7 @@
   :mod:`projections.tokens`: seat tokens; :mod:`projections.webhooks`: webhooks and deliveries;
   :mod:`projections.clocks`: turn clocks and deadlines.
 - :mod:`projections.resignation`: the result of a game that seats left, alike for every game.
+- :mod:`projections.seats`: a game's seats as its log tells them (plain data, for the verifier too).
 
 Each table is written in the transaction of the events it follows (:mod:`commands.writes`).
 """

@@ -14,6 +14,7 @@ from uuid import UUID
 from psycopg import Connection
 
 from projections.fold import PLATFORM
+from projections.seats import taken_seat
 
 CREATED = f"{PLATFORM}GameCreated"
 TAKEN = f"{PLATFORM}SeatTaken"
@@ -71,12 +72,3 @@ def stored(conn: Connection[Any]) -> dict[UUID, dict[str, Any]]:
         }
         for r in rows
     }
-
-
-def taken_seat(data: dict[str, Any]) -> dict[str, Any]:
-    """The seat a ``kotlik.SeatTaken`` (its ``data``) fills, as the lobby and the log keep it: the
-    player's, with the entropy they gave if they gave some."""
-    seat = {"seat": int(data["seat"]), "name": data["name"], "bot": None, "player": data["player"]}
-    if data.get("entropy") is not None:
-        seat["entropy"] = data["entropy"]
-    return seat

@@ -175,6 +175,76 @@ TYPES: dict[str, ProblemType] = {
             "A rematch of this game has started already, or the game is not over.",
         ),
     ),
+    "name-taken": ProblemType(
+        409,
+        "The name is taken",
+        _t(
+            "Toto jméno už má jiný hráč; jména se liší i jinak než velikostí písmen.",
+            "To imię ma już inny gracz; imiona muszą się różnić nie tylko wielkością liter.",
+            "Another player has this name already; names must differ in more than letter case.",
+        ),
+    ),
+    "seat-not-open": ProblemType(
+        409,
+        "The seat cannot be taken",
+        _t(
+            "Místo není volné: někdo ho právě obsadil, hra začala, skončila nebo ji autor zrušil. "
+            "GET /games?open=true ukáže hry, které na hráče čekají.",
+            "Miejsce nie jest wolne: ktoś właśnie je zajął, gra się zaczęła, skończyła albo autor ją "
+            "anulował. GET /games?open=true pokazuje gry czekające na graczy.",
+            "The seat is not open: someone took it just now, or the game started, ended or was "
+            "cancelled by its creator. GET /games?open=true lists the games waiting for players.",
+        ),
+    ),
+    "not-creator": ProblemType(
+        403,
+        "Not this game's creator",
+        _t(
+            "Čekající hru může zrušit jen hráč, který ji založil (jeho klíčem).",
+            "Oczekującą grę może anulować tylko gracz, który ją założył (swoim kluczem).",
+            "Only the player who created a waiting game may cancel it (with their key).",
+        ),
+    ),
+    "too-many-seeks": ProblemType(
+        429,
+        "Too many waiting seeks",
+        _t(
+            "Hráč může mít najednou jen několik čekajících hledání soupeře; "
+            "zrušte některé (DELETE /seeks/{id}).",
+            "Gracz może mieć naraz tylko kilka oczekujących szukań; anuluj któreś (DELETE /seeks/{id}).",
+            "A player may have only a few seeks waiting at once; cancel one (DELETE /seeks/{id}).",
+        ),
+    ),
+    "seek-closed": ProblemType(
+        409,
+        "The seek no longer waits",
+        _t(
+            "Hledání už nečeká: bylo spárováno, zrušeno nebo vypršelo; GET /seeks/{id} řekne které.",
+            "Szukanie już nie czeka: zostało sparowane, anulowane albo wygasło; GET /seeks/{id} powie które.",
+            "The seek no longer waits: it was paired, cancelled or expired; GET /seeks/{id} says which.",
+        ),
+    ),
+    "seek-not-found": ProblemType(
+        404,
+        "Unknown seek",
+        _t(
+            "Hledání s tímto id na serveru není, nebo patří jinému hráči.",
+            "Na serwerze nie ma szukania o tym id albo należy do innego gracza.",
+            "No seek with this id is on this server, or it is another player's.",
+        ),
+    ),
+    "entropy-refused": ProblemType(
+        409,
+        "The seat's entropy comes too late",
+        _t(
+            "Entropii dává místo jednou a jen než se hra rozdá; "
+            "tato hra už rozdaná je, nebo místo entropii dalo.",
+            "Entropię miejsce daje raz i tylko przed rozdaniem; "
+            "ta gra jest już rozdana albo miejsce ją dało.",
+            "A seat gives its entropy once, before the game is dealt; this game is dealt already, or "
+            "the seat gave some.",
+        ),
+    ),
     "refused-webhook-url": ProblemType(
         422,
         "Refused webhook URL",

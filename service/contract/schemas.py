@@ -147,8 +147,10 @@ class SeatSchema(Schema):
         dump_default=None,
         metadata={"description": "the entropy the seat gave, as given; null: it gave none"},
     )
-    player = fields.String(metadata={"description": "the player whose seat it is, if bound to one"})
-    open = fields.Boolean(metadata={"description": "true while the seat waits for a player"})
+    player = fields.String(
+        metadata={"description": "the player whose seat it is, if bound to one", OPTIONAL: True}
+    )
+    open = fields.Boolean(metadata={"description": "true while the seat waits for a player", OPTIONAL: True})
 
 
 class CreatedSeatSchema(SeatSchema):

@@ -31,6 +31,12 @@ ACROSS_GAMES = {
     ("projections/lobby.py", "SELECT {} FROM games WHERE status IN ('active', 'scoring') AND updated_at"): (
         "the stalled-game sweep: games waiting on a worker too long"
     ),
+    ("commands/openings.py", "SELECT id FROM games WHERE status = 'open' AND expires_at <= now()"): (
+        "the lobby's sweep: open games that waited past their limit expire"
+    ),
+    ("projections/openings.py", "SELECT id, rated, creator, expires_at, seats, status FROM games WHERE"): (
+        "`kotlik` checking the open games' columns against the log: offline, every game"
+    ),
 }
 
 
