@@ -74,6 +74,9 @@ class States:
         self._lock = threading.Lock()
         # Striped: a game's tail is read by one request while the others of that game wait for it.
         self._folding = [threading.Lock() for _ in range(64)]
+        #: States answered from the cache, and those read from the database (for the metrics).
+        self.hits = 0
+        self.misses = 0
 
     def get(self, game_id: UUID) -> Entry | None:
         with self._lock:
@@ -123,7 +126,9 @@ class States:
     def load(self, conn: Connection[Any], game_id: UUID, game: Rules, version: int) -> Folded:
         """The state at ``version``, which the caller has just read from the lobby row."""
         if (held := self.held(game_id, version)) is not None:
+            self.hits += 1
             return held
+        self.misses += 1
         with self._folding[hash(game_id) % len(self._folding)]:
             entry = self.get(game_id)
             if entry is None:
@@ -162,6 +167,7 @@ class States:
         """
         entry = self.get(game_id)
         if entry is None:
+            self.misses += 1
             return self._load(conn, game_id, ask_row)
         if newest is not None and newest(game_id) <= entry.folded.version:
             row = ask_row(conn)()
@@ -171,6 +177,7 @@ class States:
             row_of = ask_row(conn)
         events, row = tail(), row_of()
         if row.version == entry.folded.version:
+            self.hits += 1
             return row, entry.folded
         if row.version < entry.folded.version or not events or events[-1].version < row.version:
             return row, self.load(conn, game_id, row.rules, row.version)

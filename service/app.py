@@ -10,7 +10,9 @@ from flask import Flask, send_from_directory
 from flask.json.provider import DefaultJSONProvider
 from flask.typing import ResponseReturnValue
 from psycopg_pool import ConnectionPool
+from werkzeug.exceptions import HTTPException
 
+from events import outbox
 from events.database import create_pool
 from projections.caches import Caches
 from service.api import fast
@@ -23,13 +25,13 @@ from service.api.players import blp as players
 from service.context import bounded, database_url
 from service.contract import game_schemas, problems, schemas, validation
 from service.contract.openapi import KotlikApi
-from service.guard import cors, headers, limits, proxies, ratelimit
+from service.guard import cors, headers, limits, observed, proxies, ratelimit
 from service.live import polls
 from service.live.feed import SPANS_KEPT, Spans
 from service.live.listener import HEARD_KEPT, Listener
 from service.live.polls import ANSWERS_KEPT, LongPolls
 from service.live.rows import ROWS_KEPT, Rows
-from service.server import greenpool, settings
+from service.server import greenpool, metrics, settings
 from service.web import pages
 
 API_PREFIX = "/api/v1"
@@ -119,13 +121,15 @@ def _pipeline(app: Flask) -> None:
 
     1. :class:`service.guard.headers.SecurityHeaders`, around everything: every answer's security
        headers (no framing, ``nosniff``, a Content-Security-Policy, HSTS behind TLS);
-    2. :class:`service.live.polls.Spectators`, beneath the rest: a spectator's plain long-poll
-       of ``/state`` waits and is answered here, holding no Flask context while it waits;
-    3. :class:`werkzeug.middleware.proxy_fix.ProxyFix`, with ``KOTLIK_PROXIES`` only: the client's
+    2. :class:`service.guard.observed.Observed`: the request's id, its count and time in the
+       metrics, and the operator's ``GET /metrics``;
+    3. :class:`service.live.polls.Spectators`: a spectator's plain long-poll of ``/state`` waits
+       and is answered here, holding no Flask context while it waits;
+    4. :class:`werkzeug.middleware.proxy_fix.ProxyFix`, with ``KOTLIK_PROXIES`` only: the client's
        address from ``X-Forwarded-For``, before anything counts requests by address;
-    4. :class:`service.api.fast.HotRoutes`: a seat's ``GET /actions`` and ``POST /commands``,
+    5. :class:`service.api.fast.HotRoutes`: a seat's ``GET /actions`` and ``POST /commands``,
        under the app's rate limits and CORS, answered by :mod:`service.api.turns` as the views are;
-    5. Flask, whose ``before_request`` hooks run in this order: the CORS preflight (answered before
+    6. Flask, whose ``before_request`` hooks run in this order: the CORS preflight (answered before
        the others read anything), the rate limits (a refused request is not read), then the body's
        media type and the bounded JSON read (:mod:`service.guard.limits`); then the view; then the
        ``after_request`` hooks: CORS headers, and a wrong token counted against its address.
@@ -140,9 +144,32 @@ def _pipeline(app: Flask) -> None:
     app.wsgi_app = polls.Spectators(  # type: ignore[method-assign]  # Flask's documented way to wrap it
         app.wsgi_app, app.extensions["kotlik.polls"], API_PREFIX, cors.policy(app.config)
     )
+    app.wsgi_app = _observed(app)  # type: ignore[method-assign]
     app.wsgi_app = headers.SecurityHeaders(  # type: ignore[method-assign]
         app.wsgi_app, f"{API_PREFIX}/docs", app.config
     )
+
+
+def _observed(app: Flask) -> observed.Observed:
+    """The outermost layer: request ids, the request metrics and ``GET /metrics``, which also
+    reports this process's pools and state cache, and the outbox's backlog."""
+    requests, watchers = app.extensions["kotlik.pool"], app.extensions["kotlik.watchers_pool"]
+
+    def route_of(environ: dict[str, Any]) -> str:
+        try:
+            rule, _ = app.url_map.bind_to_environ(environ).match(return_rule=True)
+        except HTTPException:
+            return "unmatched"
+        return str(rule.rule)
+
+    def backlog() -> int:
+        with requests.connection() as conn:
+            return outbox.pending(conn)
+
+    synced = metrics.Synced(
+        {"requests": requests, "watchers": watchers}, app.extensions["kotlik.caches"].states
+    )
+    return observed.Observed(app.wsgi_app, route_of, synced, [metrics.Backlog(backlog)])
 
 
 def _docs_asset(name: str) -> ResponseReturnValue:

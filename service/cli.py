@@ -12,6 +12,7 @@ import argparse
 import os
 import socket
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -50,12 +51,20 @@ def _web_command(host: str, port: int, workers: int) -> list[str]:
         "--worker-connections",
         str(settings.positive({}, "KOTLIK_WEB_CONNECTIONS", WEB_CONNECTIONS, "connections")),
     ]
-    command += ["--timeout", "120", "--graceful-timeout", "10"]
+    command += ["--timeout", "120", "--graceful-timeout", "10", "--config", "python:service.server.hooks"]
+    _metrics_folder()
     if workers > 1:
         command.append("--reuse-port")
     if os.environ.get("KOTLIK_ACCESS_LOG"):
         command += ["--access-logfile", "-"]
     return [*command, "service.wsgi:app"]
+
+
+def _metrics_folder() -> None:
+    """The folder where the web processes keep their metrics, for ``GET /metrics`` to sum
+    (prometheus-client's multiprocess mode): ``PROMETHEUS_MULTIPROC_DIR``, else a new one."""
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="kotlik-metrics-")
 
 
 def worker_command(

@@ -22,6 +22,7 @@ from projections.fold import Folded
 from projections.lobby import GameRow
 from service.contract import schemas, validation
 from service.live.polls import etag
+from service.server.metrics import COMMANDS
 
 
 def legal_now(row: GameRow, folded: Folded, seat: int | None) -> tuple[list[dict[str, Any]], dict[str, str]]:
@@ -67,6 +68,7 @@ def play(
         newest=newest,
         caches=caches,
     )
+    COMMANDS.labels(played.game.kind).inc()
     rules = played.game.rules
     running = not rules.is_over(played.state)
     over = played.game.over or not running

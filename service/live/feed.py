@@ -24,6 +24,7 @@ from projections.fold import PLATFORM, Folded
 from projections.lobby import GameRow
 from service.context import caches
 from service.live import listener, polls
+from service.server.metrics import watching
 
 #: How long one server-sent-events response stays open; clients reconnect with Last-Event-ID.
 STREAM_SECONDS = 300
@@ -35,6 +36,11 @@ SCORED = f"{PLATFORM}GameScored"
 def stream(row: GameRow, seat: int | None, after: int) -> Iterator[bytes]:
     """Each event past ``after`` as ``seat`` may see it, until the game is scored or time is up."""
     yield b"retry: 2000\n\n"
+    with watching("streams"):
+        yield from _events(row, seat, after)
+
+
+def _events(row: GameRow, seat: int | None, after: int) -> Iterator[bytes]:
     kept = spans()
     deadline = time.monotonic() + STREAM_SECONDS
     version, finished = row.version, row.status == "finished"

@@ -40,6 +40,7 @@ from service.context import answering_within, take
 from service.contract import bodies
 from service.guard.cors import Cors
 from service.live.rows import Rows
+from service.server.metrics import watching
 
 #: Rendered answers kept for the polls that wake on the same version, unless
 #: ``KOTLIK_POLL_ANSWERS`` says otherwise.
@@ -125,8 +126,11 @@ class LongPolls:
         """
         rows = self.rows
         row = rows.past(game_id, known)
-        if row is None and rows.listener.wait(game_id, known, wait) is not None:
-            row = rows.past(game_id, known)
+        if row is None:
+            with watching("long-polls"):
+                woke = rows.listener.wait(game_id, known, wait)
+            if woke is not None:
+                row = rows.past(game_id, known)
         if row is None:
             return None
         entry = self.states.get(game_id)

@@ -13,6 +13,23 @@ import games
 from games.rng import Rng
 
 
+class Headers(dict[str, str]):
+    """A response's headers, looked up whatever the case of their names: HTTP names are
+    case-insensitive, and a proxy (HAProxy) sends them in lower case."""
+
+    def __init__(self, pairs: Any) -> None:
+        super().__init__((name.lower(), value) for name, value in dict(pairs).items())
+
+    def __getitem__(self, name: str) -> str:
+        return super().__getitem__(name.lower())
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and super().__contains__(name.lower())
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        return super().get(name.lower(), default)
+
+
 @dataclass
 class Reply:
     status: int
@@ -67,6 +84,7 @@ class Client:
 
 
 def _reply(status: int, headers: dict[str, str], raw: bytes) -> Reply:
+    headers = Headers(headers)
     kind = headers.get("Content-Type", "")
     parsed = "json" in kind and "ndjson" not in kind  # JSON Lines (an export) stays in ``raw``
     body = json.loads(raw) if raw and parsed else raw.decode(errors="replace")

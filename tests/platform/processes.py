@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -139,3 +141,98 @@ def kotlik_web(env: dict[str, str], log: Path, workers: int = 1) -> Iterator[Cli
     """``kotlik web`` without rate limits: the tests that use it hammer it from one address on purpose."""
     with web_process({**env, "KOTLIK_RATE_LIMITS": "off"}, log, workers) as (api, _):
         yield api
+
+
+class RedisServer:
+    """A ``redis-server`` of the test's own on a free loopback port, in memory only."""
+
+    def __init__(self, log: Path) -> None:
+        self.port = free_port()
+        self.log = log
+        self.process: subprocess.Popen[bytes] | None = None
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        args = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
+        args += ["--save", "", "--appendonly", "no", "--daemonize", "no"]
+        with open(self.log, "ab") as out:
+            self.process = subprocess.Popen(
+                args, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        wait_until(self._answers, 30, f"redis-server on port {self.port}")
+
+    def _answers(self) -> bool:
+        assert self.process is not None and self.process.poll() is None, self.log.read_text()
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+class Worker:
+    """A real Celery worker (with its beat) in a process group of its own, to SIGKILL whole."""
+
+    def __init__(
+        self, env: dict[str, str], folder: Path, concurrency: int = 2, name: str = "games", beat: bool = True
+    ) -> None:
+        self.env = env
+        self.folder = folder
+        self.concurrency = concurrency
+        self.name = name
+        self.beat = beat
+        self.starts = 0
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def log(self) -> Path:
+        return self.folder / f"worker-{self.starts}.log"
+
+    def start(self, timeout: float = 90) -> None:
+        from service.cli import worker_command
+
+        self.starts += 1
+        log = self.log
+        schedule = self.folder / "beat-schedule" if self.beat else None
+        command = worker_command(self.concurrency, schedule, self.env)
+        # a node name of its own, for two workers on one machine
+        command = [f"{self.name}@%h" if part == "games@%h" else part for part in command]
+        with open(log, "wb") as out:
+            self.process = subprocess.Popen(
+                command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        process = self.process
+        wait_until(
+            lambda: b" ready." in log.read_bytes() or process.poll() is not None, timeout, "the worker"
+        )
+        assert process.poll() is None, f"the worker died at start:\n{log.read_text()}"
+
+    def kill(self) -> None:
+        """SIGKILL the worker's whole process group: its master, pool children and beat."""
+        process = self.process
+        if process is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+        wait_until(lambda: not _group_alive(process.pid), 30, "the worker's group to die")
+        self.process = None
+
+    def logs(self) -> str:
+        return "\n".join(
+            (self.folder / f"worker-{i}.log").read_text(errors="replace") for i in range(1, self.starts + 1)
+        )
+
+
+def _group_alive(pgid: int) -> bool:
+    for p in psutil.process_iter(["pid"]):
+        with contextlib.suppress(psutil.NoSuchProcess, ProcessLookupError):
+            if os.getpgid(p.info["pid"]) == pgid and p.status() != psutil.STATUS_ZOMBIE:
+                return True
+    return False

@@ -77,13 +77,19 @@ def _log(app: Any, game: dict[str, Any]) -> list[Any]:
     return events
 
 
-#: Added around every answer, the layer's and the app's alike (:mod:`service.guard.headers`).
-_AROUND = {"Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options"}
+def _headers(response: TestResponse) -> list[tuple[str, str]]:
+    """A response's headers but those the layers around the app give every answer, which the
+    direct calls beneath them do not reach: its request id (each request has its own) and the
+    security headers (:mod:`service.guard.headers`)."""
+    return sorted((k, v) for k, v in response.headers.items() if k not in _AROUND)
+
+
+_AROUND = {"X-Request-Id", "Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options"}
 
 
 def _same(layered: TestResponse, direct: TestResponse) -> None:
     assert layered.status == direct.status
-    assert sorted(h for h in layered.headers.items() if h[0] not in _AROUND) == sorted(direct.headers.items())
+    assert _headers(layered) == _headers(direct)
     assert layered.data == direct.data
 
 
@@ -147,9 +153,7 @@ def test_a_command_is_answered_as_the_app_answers_it(
         )
         assert layered.status_code == 201, layered.json
         assert layered.status == direct.status
-        assert sorted(h for h in layered.headers.items() if h[0] not in _AROUND) == sorted(
-            direct.headers.items()
-        )
+        assert _headers(layered) == _headers(direct)
         assert _untimed(layered.data) == _untimed(direct.data)
     assert not [p for p in passed if p.startswith("POST") and layered_game["id"] in p]
     logs = [_untimed(orjson.dumps({"events": _log(app, g)[1:]})) for g in (layered_game, direct_game)]

@@ -58,6 +58,7 @@ def test_the_request_meets_the_layers_and_hooks_in_the_order_the_factory_writes(
         )
     ) == [
         "service.guard.headers.SecurityHeaders",
+        "service.guard.observed.Observed",
         "service.live.polls.Spectators",
         "werkzeug.middleware.proxy_fix.ProxyFix",
         "service.api.fast.HotRoutes",
@@ -74,6 +75,7 @@ def test_the_request_meets_the_layers_and_hooks_in_the_order_the_factory_writes(
 def test_without_proxies_rate_limits_or_cors_their_parts_are_left_out(make_app: Callable[..., Flask]) -> None:
     assert pipeline(make_app(KOTLIK_RATE_LIMITS="off", KOTLIK_PROXIES=0, KOTLIK_CORS_ORIGINS="")) == [
         "service.guard.headers.SecurityHeaders",
+        "service.guard.observed.Observed",
         "service.live.polls.Spectators",
         "service.api.fast.HotRoutes",
         "before: service.guard.limits.refuse_other_media",
