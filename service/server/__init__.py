@@ -1,6 +1,7 @@
 """The web process itself, beneath the app: nothing here imports the rest of ``service``.
 
 - :mod:`service.server.webworker`: gunicorn's gevent worker, taking waiting connections at once.
+- :mod:`service.server.arrival`: a request arrives whole in time; one address's slow bodies bounded.
 - :mod:`service.server.balance`: keep-alive connections spread evenly over the web processes.
 - :mod:`service.server.greenpool`: a connection pool whose requests wait in line on gevent's loop.
 - :mod:`service.server.greenwait`: psycopg's waits on gevent's loop.

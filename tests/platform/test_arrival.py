@@ -107,8 +107,10 @@ def test_silent_bodies_are_answered_and_closed_while_others_are_served(
         assert stream_reply.status == 200 and stream_reply.read1(65536).startswith(b"retry")
 
         # The app reads a new game's body (Flask); a seat's command is read beneath it.
-        silent = [_silent(port, "/api/v1/games") for _ in range(SILENT // 2)]
-        silent += [_silent(port, game_path(game, "/commands"), token) for _ in range(SILENT // 2)]
+        # In turn, so that both are among those let wait: the app answers the first's 408, the
+        # worker the second's, which the layer beneath the app was reading.
+        paths = [("/api/v1/games", None), (game_path(game, "/commands"), token)] * (SILENT // 2)
+        silent = [_silent(port, path, sent) for path, sent in paths]
         dripping = _silent(port, "/api/v1/games", source="127.0.0.3")
         probes = []
         for _ in range(3):
@@ -123,6 +125,8 @@ def test_silent_bodies_are_answered_and_closed_while_others_are_served(
         assert statuses.count(408) == PER_ADDRESS + 1, statuses  # the dripping one from its own address
         assert statuses.count(429) == SILENT - PER_ADDRESS, statuses
         assert results[-1][0] == 408
+        timed_out = {path for (path, _), (status, _, _) in zip(paths, results, strict=False) if status == 408}
+        assert timed_out == {path for path, _ in paths}, timed_out
         for status, closed_after, body in results:
             assert closed_after < TIMEOUT + 3, (status, closed_after)
             problem = json.loads(body)

@@ -23,14 +23,6 @@ def app(pool: Any, broker: dict[str, str]) -> Any:
     return create_app(pool, TESTING=True, KOTLIK_RATE_LIMITS="off", KOTLIK_CORS_ORIGINS=ORIGIN)
 
 
-def _layer(app: Any) -> Spectators:
-    """The spectators' layer, beneath the security headers' (the same answers, headers added)."""
-    layer = app.wsgi_app
-    while not isinstance(layer, Spectators):
-        layer = layer.app
-    return layer
-
-
 @pytest.fixture
 def passed(app: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The paths of the requests the layer passed on to the app."""
