@@ -82,7 +82,7 @@ def test_a_casual_game_moves_no_rating_and_a_resignation_is_a_loss(api: Client) 
     assert board[b]["mu"] > 25 > board[a]["mu"]
 
 
-def test_the_ratings_table_equals_its_rebuild_after_200_random_rated_games(pool: Any, worker: Any) -> None:
+def test_the_ratings_table_equals_its_rebuild_after_200_random_rated_games(api: Client, pool: Any) -> None:
     """Scored four at a time (so the order of commits is tested too), among eight players and two
     bot levels, with seats resigning at random; some games casual."""
     rng = random.Random(49)
@@ -117,6 +117,12 @@ def test_the_ratings_table_equals_its_rebuild_after_200_random_rated_games(pool:
         assert sum(r.games for (g, p), r in stored.items() if p in {str(x) for x in people}) >= 400
         ratings.rebuild(conn)
         assert ratings.stored(conn) == stored
+    board = api.get("/api/v1/ratings/kupferkessel?page_size=100")
+    assert board.status == 200, board
+    bots = {e["player"]: e["name"] for e in board.body if e["player"].startswith("bot:")}
+    assert bots and all(name.endswith("(bot)") for name in bots.values()), "bot levels are rated players"
+    ranked = [e["rating"] for e in board.body]
+    assert ranked == sorted(ranked, reverse=True)
 
 
 def test_names_are_unique_whatever_their_case_and_a_player_may_rename(api: Client) -> None:
