@@ -160,3 +160,35 @@ def test_the_seeks_table_is_a_projection_of_their_log(api: Client, pool: Any) ->
         assert len(stored) >= 50 and seeks.recompute(conn) == stored
         seeks.rebuild(conn)
         assert seeks.stored(conn) == stored
+
+
+def test_a_pairing_that_fails_half_way_leaves_no_game_and_the_seeks_as_they_were(
+    api: Client, pool: Any
+) -> None:
+    """The database refuses the pairing's last write (a trigger the test adds for one player): the
+    game made before it and the pairing seek are gone with it, the waiting seek still waits."""
+    (_, alice), (b, bob) = player(api), player(api)
+    waiting = seek(alice, rated=False, clock={"per_move": "11h"}).body
+    with pool.connection() as conn:
+        conn.execute(
+            "CREATE FUNCTION refuse_pairing() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            f"IF (SELECT player_id FROM seeks WHERE id = NEW.seek_id) = '{b}' THEN "
+            "RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$"
+        )
+        conn.execute(
+            "CREATE TRIGGER refuse_pairing BEFORE INSERT ON seek_events FOR EACH ROW "
+            "WHEN (NEW.type = 'SeekPaired') EXECUTE FUNCTION refuse_pairing()"
+        )
+        games_before = conn.execute("SELECT count(*) AS n FROM games").fetchone()["n"]
+    try:
+        failed = seek(bob, rated=False, clock={"per_move": "11h"})
+        assert failed.status == 500  # a fault of the database, not of the request
+    finally:
+        with pool.connection() as conn:
+            conn.execute("DROP TRIGGER refuse_pairing ON seek_events")
+            conn.execute("DROP FUNCTION refuse_pairing()")
+    with pool.connection() as conn:
+        assert conn.execute("SELECT count(*) AS n FROM games").fetchone()["n"] == games_before
+        assert conn.execute("SELECT count(*) AS n FROM seeks WHERE player_id = %s", (b,)).fetchone()["n"] == 0
+    assert api.get(f"/api/v1/seeks/{waiting['id']}").body == waiting
+    assert seek(bob, rated=False, clock={"per_move": "11h"}).body["status"] == "paired"
