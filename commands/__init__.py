@@ -4,6 +4,12 @@
   clock's timeout, scoring), each one transaction.
 - :mod:`commands.writes`: the one statement that appends a command's events with the lobby row,
   snapshot, idempotency key and outbox rows they bring.
+- :mod:`commands.seating`: a new game's seat requests made its seats (people, bots, players,
+  open seats), and who may sit in a rated game: the one place seats are built.
+- :mod:`commands.openings`: a game waiting for players: a seat taken (the last one starts the
+  game), a cancel, an expiry.
+- :mod:`commands.seeks`: quick pairing: a seek placed and paired at once, cancelled, expired or
+  paired with its fallback bot.
 
 The handlers are this package's interface (``commands.play(...)``); the outbox they fill is
 :mod:`events.outbox`, and handing it to the broker is :mod:`workers.relay`'s.

@@ -16,7 +16,7 @@ from psycopg import Connection
 from psycopg.types.json import Jsonb
 
 from commands import handlers, seating, writes
-from events import NewEvent, append
+from events import NewEvent, StoredEvent, append
 from events.outbox import Queued
 from games.interface import GameError
 from projections import lobby, players
@@ -89,13 +89,18 @@ def join(
             (Jsonb(seats), version, "active" if started else "open", game_id),
         )
         queued: list[Queued] = []
+        opened: tuple[Folded, list[StoredEvent]] | None = None
         if started:
-            queued = _start(conn, replace(row, seats=seats, version=version), caches)
-        now = lobby.get(conn, game_id)
-    return Joined(now, seat, started, queued)
+            opened, queued = _start(conn, replace(row, seats=seats, version=version))
+        now = lobby.get(conn, game_id, secret=started)
+    if opened is not None:  # known here from now on, as after a game's creation
+        caches.states.put(game_id, opened[0], opened[1], row=now)
+    return Joined(replace(now, seed=None), seat, started, queued)
 
 
-def _start(conn: Connection[Any], row: lobby.GameRow, caches: Caches) -> list[Queued]:
+def _start(
+    conn: Connection[Any], row: lobby.GameRow
+) -> tuple[tuple[Folded, list[StoredEvent]], list[Queued]]:
     """Set the game up now that its seats are taken: as :func:`commands.create_game` would have."""
     game, seed = row.rules, row.seed
     assert seed is not None
@@ -108,8 +113,7 @@ def _start(conn: Connection[Any], row: lobby.GameRow, caches: Caches) -> list[Qu
         row.id, game, row.seats, row.version, events, after, clock=row.clock, arranged=arranged
     )
     stored, queued = writes.save(conn, step)
-    caches.states.put(row.id, after, stored, row=replace(row, status="active"))
-    return queued
+    return (after, stored), queued
 
 
 def cancel(conn: Connection[Any], game_id: UUID, player: players.Player) -> lobby.GameRow:

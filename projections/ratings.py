@@ -163,7 +163,7 @@ def leaderboard(conn: Connection[Any], kind: str, limit: int, offset: int) -> tu
     total = conn.execute("SELECT count(*) AS n FROM ratings WHERE game = %s", (kind,)).fetchone()
     rows = conn.execute(
         "SELECT r.player, r.mu, r.sigma, r.games, p.name FROM ratings r "
-        "LEFT JOIN players p ON r.player NOT LIKE 'bot:%%' AND p.id = r.player::uuid "
+        "LEFT JOIN players p ON p.id::text = r.player "
         "WHERE r.game = %s ORDER BY r.mu - 3 * r.sigma DESC, r.player LIMIT %s OFFSET %s",
         (kind, limit, offset),
     ).fetchall()

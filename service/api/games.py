@@ -65,6 +65,7 @@ def _running_state(conn: Connection[Any], row: GameRow) -> Any:
 class Games(MethodView):
     @blp.arguments(schemas.CreateGameSchema())
     @blp.response(201, schemas.CreatedGameSchema)
+    @blp.alt_response(401, schema=schemas.ProblemSchema)
     @blp.alt_response(422, schema=schemas.ProblemSchema)
     def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Create a game; each human seat's bearer token is shown only in this response.
@@ -129,6 +130,7 @@ class Game(MethodView):
     @blp.response(200, schemas.GameSummarySchema)
     @blp.alt_response(401, schema=schemas.ProblemSchema)
     @blp.alt_response(403, schema=schemas.ProblemSchema)
+    @blp.alt_response(404, schema=schemas.ProblemSchema)
     @blp.alt_response(409, schema=schemas.ProblemSchema)
     @blp.doc(security=[{"player": []}])
     def delete(self, game_id: UUID) -> dict[str, Any]:
@@ -142,7 +144,9 @@ class Join(MethodView):
     @blp.arguments(schemas.JoinSchema())
     @blp.response(201, schemas.JoinedSchema)
     @blp.alt_response(401, schema=schemas.ProblemSchema)
+    @blp.alt_response(404, schema=schemas.ProblemSchema)
     @blp.alt_response(409, schema=schemas.ProblemSchema)
+    @blp.alt_response(422, schema=schemas.ProblemSchema)
     @blp.doc(security=[{"player": []}])
     def post(self, body: dict[str, Any], game_id: UUID) -> dict[str, Any]:
         """Take an open seat (`seat`, or the first open one) with your player key, which plays it.

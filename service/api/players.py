@@ -32,6 +32,7 @@ _KEY: list[dict[str, list[str]]] = [{"player": []}]
 class Players(MethodView):
     @blp.arguments(schemas.PlayerRequestSchema())
     @blp.response(201, schemas.CreatedPlayerSchema)
+    @blp.alt_response(409, schema=schemas.ProblemSchema)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a player; its bearer key is shown only in this response (only a hash is kept).
         Names are unique per server, whatever their case: a taken one is a 409."""
@@ -54,6 +55,7 @@ class Me(MethodView):
     @blp.response(200, schemas.PlayerSchema)
     @blp.alt_response(401, schema=schemas.ProblemSchema)
     @blp.alt_response(409, schema=schemas.ProblemSchema)
+    @blp.alt_response(422, schema=schemas.ProblemSchema)
     @blp.doc(security=_KEY)
     def patch(self, body: dict[str, Any]) -> players.Player:
         """Rename the player (names are unique; the games they sat in keep the name of then)."""

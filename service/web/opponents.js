@@ -15,7 +15,7 @@ const WORDS = {
     clock: "Time per move (e.g. 24h, optional)", bot: "If nobody comes, play the bot", after: "after (seconds)",
     nobot: "no bot", go: "Find", waiting: "Waiting for an opponent…", cancel: "Cancel", cancelled: "Cancelled.",
     board: "Leaderboard", mine: "Your ratings", noKey: "Create a player in the lobby first: a seat is taken with your player key.",
-    lobby: "To the lobby", casual: "casual", openSeat: "open", unrated: "No rated game yet.",
+    openTable: "Open a table and wait", seatsWait: "Waiting for players to take the open seats…", cancelTable: "Cancel the table", lobby: "To the lobby", casual: "casual", openSeat: "open", unrated: "No rated game yet.",
   },
   cs: {
     title: "Najít soupeře", open: "Hry čekající na hráče", none: "Teď na hráče nečeká žádná hra.",
@@ -23,7 +23,7 @@ const WORDS = {
     clock: "Čas na tah (např. 24h, nepovinné)", bot: "Když nikdo nepřijde, hrát s botem", after: "po (sekundách)",
     nobot: "bez bota", go: "Hledat", waiting: "Čekám na soupeře…", cancel: "Zrušit", cancelled: "Zrušeno.",
     board: "Žebříček", mine: "Vaše hodnocení", noKey: "Nejdřív si v lobby založte hráče: místo se obsazuje klíčem hráče.",
-    lobby: "Do lobby", casual: "přátelská", openSeat: "volné", unrated: "Zatím žádná hodnocená hra.",
+    openTable: "Otevřít stůl a čekat", seatsWait: "Čekám, až hráči obsadí volná místa…", cancelTable: "Zrušit stůl", lobby: "Do lobby", casual: "přátelská", openSeat: "volné", unrated: "Zatím žádná hodnocená hra.",
   },
   pl: {
     title: "Znajdź przeciwnika", open: "Gry czekające na graczy", none: "Żadna gra nie czeka teraz na graczy.",
@@ -31,7 +31,7 @@ const WORDS = {
     clock: "Czas na ruch (np. 24h, opcjonalnie)", bot: "Jeśli nikt nie przyjdzie, graj z botem", after: "po (sekundach)",
     nobot: "bez bota", go: "Szukaj", waiting: "Czekam na przeciwnika…", cancel: "Anuluj", cancelled: "Anulowano.",
     board: "Ranking", mine: "Twoje rankingi", noKey: "Najpierw utwórz gracza w lobby: miejsce zajmuje się kluczem gracza.",
-    lobby: "Do lobby", casual: "towarzyska", openSeat: "wolne", unrated: "Jeszcze żadnej gry rankingowej.",
+    openTable: "Otwórz stół i czekaj", seatsWait: "Czekam, aż gracze zajmą wolne miejsca…", cancelTable: "Anuluj stół", lobby: "Do lobby", casual: "towarzyska", openSeat: "wolne", unrated: "Jeszcze żadnej gry rankingowej.",
   },
 };
 const w = (key) => (WORDS[lang()] || WORDS.en)[key] ?? WORDS.en[key];
@@ -56,9 +56,9 @@ export async function show(root, signal) {
     h("h1", {}, w("title")),
     h("section", { "data-testid": "open-games" }, h("h2", {}, w("open")),
       waiting.length
-        ? h("ul", { class: "rows" }, waiting.map((g) => openRow(g, kinds, me, key)))
+        ? h("ul", { class: "rows" }, waiting.map((g) => openRow(g, kinds, me, key, status, signal)))
         : h("p", { class: "muted" }, w("none"))),
-    h("section", {}, h("h2", {}, w("seek")), seekForm(catalog, key, status, signal), status),
+    h("section", {}, h("h2", {}, w("seek")), seekForm(catalog, me, key, status, signal), status),
     h("section", { "data-testid": "my-ratings" }, h("h2", {}, `${w("mine")}: ${me.name}`),
       profile.ratings.length
         ? h("ul", { class: "rows" }, profile.ratings.map((r) =>
@@ -71,12 +71,12 @@ export async function show(root, signal) {
   );
 }
 
-function openRow(game, kinds, me, key) {
+function openRow(game, kinds, me, key, status, signal) {
   const seats = game.seats.map((s) => (s.open ? w("openSeat") : s.name)).join(", ");
   const mine = game.seats.some((s) => s.player === me.id);
   return h("li", { "data-testid": `open-${game.id}` },
     `${nameOf(kinds[game.game])} · ${game.rated ? w("rated") : w("casual")} · ${seats} `,
-    mine ? h("a", { href: `#/game/${game.id}` }, "→") : h("button", {
+    mine ? h("button", { type: "button", "data-testid": `mine-${game.id}`, onclick: () => seated(game, key, status, signal) }, "…") : h("button", {
       type: "button", "data-testid": `join-${game.id}`, onclick: async (event) => {
         event.target.disabled = true;
         try {
@@ -89,7 +89,7 @@ function openRow(game, kinds, me, key) {
     }, w("take")));
 }
 
-function seekForm(catalog, key, status, signal) {
+function seekForm(catalog, me, key, status, signal) {
   const game = h("select", { "data-testid": "seek-game", "aria-label": w("game") },
     catalog.map((g) => h("option", { value: g.game }, nameOf(g))));
   const seats = h("input", { type: "number", min: 1, max: 5, value: 2, "data-testid": "seek-seats", "aria-label": w("seats") });
@@ -118,7 +118,39 @@ function seekForm(catalog, key, status, signal) {
   h("label", {}, `${w("game")} `, game), " ", h("label", {}, `${w("seats")} `, seats), " ",
   h("label", {}, rated, ` ${w("rated")}`), " ", h("label", {}, `${w("clock")} `, clock), " ",
   h("label", {}, `${w("bot")} `, bot), " ", h("label", {}, `${w("after")} `, after), " ",
-  h("button", { type: "submit", "data-testid": "seek-go" }, w("go")));
+  h("button", { type: "submit", "data-testid": "seek-go" }, w("go")), " ",
+  h("button", { type: "button", "data-testid": "seek-open", onclick: async () => {
+    const count = Number(seats.value);
+    const body = { game: game.value, rated: rated.checked,
+      seats: [{ player: me.id }, ...Array.from({ length: count - 1 }, () => ({ open: true }))] };
+    if (clock.value.trim()) body.options = { clock: { per_move: clock.value.trim() } };
+    try {
+      await seated(await api.post("/games", body, key), key, status, signal);
+    } catch (error) {
+      status.replaceChildren(h("span", { class: "problem", role: "alert" }, error.message));
+    }
+  } }, w("openTable")));
+}
+
+/** A table of the player's own that waits: live until its last seat is taken (then open the game),
+ * or cancelled. */
+async function seated(game, key, status, signal) {
+  const cancel = h("button", { type: "button", "data-testid": "table-cancel", onclick: async () => {
+    await fetch(`${api.API}/games/${game.id}`, { method: "DELETE", headers: { Authorization: `Bearer ${key}` } });
+  } }, w("cancelTable"));
+  while (!signal.aborted) {
+    if (game.status === "active") {
+      location.hash = `#/game/${game.id}`;
+      return;
+    }
+    if (game.status !== "open") {
+      status.replaceChildren(w("cancelled"));
+      return;
+    }
+    status.replaceChildren(h("span", { "data-testid": "table-waiting", "data-game": game.id }, w("seatsWait")), " ", cancel);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    game = (await api.get(`/games/${game.id}`)).body;
+  }
 }
 
 /** Until the seek is paired (then open its game), cancelled or expired, or the page is left. */

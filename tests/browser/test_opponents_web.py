@@ -59,3 +59,16 @@ def test_an_open_seat_is_taken_in_one_click(web: Web, new_page: Any) -> None:
     page.wait_for_selector(f"{BOARD}[data-version]")
     summary = web.api.get(f"/api/v1/games/{game['id']}").body
     assert summary["status"] == "active" and summary["seats"][1]["player"] == made["id"]
+
+
+def test_a_table_opened_in_the_browser_starts_live_when_its_seat_is_taken(web: Web, new_page: Any) -> None:
+    page, made = _player_page(web, new_page)
+    page.select_option("[data-testid=seek-game]", "kupferkessel")
+    page.click("[data-testid=seek-open]")
+    page.wait_for_selector("[data-testid=table-waiting]")
+    game_id = page.get_attribute("[data-testid=table-waiting]", "data-game")
+    guest = web.api.post("/api/v1/players", {"name": f"guest-{uuid4().hex[:8]}"}).body
+    assert web.api.seat(guest["key"]).post(f"/api/v1/games/{game_id}/join", {}).status == 201
+    page.wait_for_url(lambda url: url.endswith(f"#/game/{game_id}"))  # the waiting page hears of it
+    page.wait_for_selector(f"{BOARD}[data-version]")
+    assert web.api.get(f"/api/v1/games/{game_id}").body["seats"][0]["player"] == made["id"]

@@ -3,8 +3,12 @@ scoring's transaction, and a projection of the log (a rebuild equals the table).
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 import threading
+import time
 from typing import Any
 from uuid import uuid4
 
@@ -82,7 +86,7 @@ def test_a_casual_game_moves_no_rating_and_a_resignation_is_a_loss(api: Client) 
     assert board[b]["mu"] > 25 > board[a]["mu"]
 
 
-def test_the_ratings_table_equals_its_rebuild_after_200_random_rated_games(pool: Any, worker: Any) -> None:
+def test_the_ratings_table_equals_its_rebuild_after_200_random_rated_games(api: Client, pool: Any) -> None:
     """Scored four at a time (so the order of commits is tested too), among eight players and two
     bot levels, with seats resigning at random; some games casual."""
     rng = random.Random(49)
@@ -117,6 +121,12 @@ def test_the_ratings_table_equals_its_rebuild_after_200_random_rated_games(pool:
         assert sum(r.games for (g, p), r in stored.items() if p in {str(x) for x in people}) >= 400
         ratings.rebuild(conn)
         assert ratings.stored(conn) == stored
+    board = api.get("/api/v1/ratings/kupferkessel?page_size=100")
+    assert board.status == 200, board
+    bots = {e["player"]: e["name"] for e in board.body if e["player"].startswith("bot:")}
+    assert bots and all(name.endswith("(bot)") for name in bots.values()), "bot levels are rated players"
+    ranked = [e["rating"] for e in board.body]
+    assert ranked == sorted(ranked, reverse=True)
 
 
 def test_names_are_unique_whatever_their_case_and_a_player_may_rename(api: Client) -> None:
@@ -130,3 +140,32 @@ def test_names_are_unique_whatever_their_case_and_a_player_may_rename(api: Clien
     renamed = other.request("PATCH", "/api/v1/players/me", {"name": f"{name}-2"})
     assert renamed.status == 200 and renamed.body["name"] == f"{name}-2"
     assert api.get(f"/api/v1/players/{renamed.body['id']}").body["name"] == f"{name}-2"
+
+
+def test_kotlik_ratings_check_finds_a_tampered_row_and_rebuild_mends_it(
+    api: Client, pool: Any, database_url: str
+) -> None:
+    def kotlik(*args: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "DATABASE_URL": database_url}
+        return subprocess.run(
+            [sys.executable, "-m", "service.cli", *args], env=env, capture_output=True, text=True, timeout=120
+        )
+
+    (a, alice), (_, bob) = player(api, "cli"), player(api, "cla")
+    game = alice.post(
+        "/api/v1/games", {"game": "kupferkessel", "seats": [{"player": a}, {"open": True}], "rated": True}
+    )
+    bob.post(f"/api/v1/games/{game.body['id']}/join", {})
+    bob.post(f"/api/v1/games/{game.body['id']}/resign", {})
+    deadline = time.monotonic() + 60
+    while api.get(f"/api/v1/games/{game.body['id']}").body["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert kotlik("ratings", "check").returncode == 0
+    with pool.connection() as conn:
+        conn.execute("UPDATE ratings SET mu = mu + 1 WHERE game = 'kupferkessel' AND player = %s", (a,))
+    tampered = kotlik("ratings", "check")
+    assert tampered.returncode == 1 and a in tampered.stdout and "1 differ" in tampered.stdout, tampered
+    assert kotlik("ratings", "rebuild").returncode == 0
+    assert kotlik("ratings", "check").returncode == 0
+    assert kotlik("seeks", "check").returncode == 0

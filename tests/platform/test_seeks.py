@@ -3,6 +3,7 @@ never a player with themselves; a seek falls back to a bot; the seeks table is a
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import Counter
@@ -14,6 +15,8 @@ from httpclient import Client
 
 from projections import seeks
 
+# Webhooks may point at the loopback address here (the deliveries are only looked at, not sent).
+os.environ.setdefault("KOTLIK_WEBHOOK_ALLOW", "127.0.0.1/32")
 pytestmark = pytest.mark.e2e
 GAME = "kupferkessel"
 
@@ -35,6 +38,11 @@ def seek(client: Client, **extra: Any) -> Any:
 
 def test_two_seeks_that_fit_are_paired_at_once_into_a_rated_game(api: Client) -> None:
     (a, alice), (b, bob) = player(api), player(api)
+    for client in (alice, bob):
+        hook = client.post(
+            "/api/v1/players/me/webhooks", {"url": "http://127.0.0.1:9/hook", "kinds": ["paired"]}
+        )
+        assert hook.status == 201, hook
     first = seek(alice, clock={"per_move": "1h"})
     assert first.status == 201 and first.body["status"] == "waiting" and first.body["game_id"] is None
     other_clock = seek(bob, clock={"per_move": "2h"})
@@ -52,6 +60,9 @@ def test_two_seeks_that_fit_are_paired_at_once_into_a_rated_game(api: Client) ->
     assert [s["player"] for s in game["seats"]] == [a, b], "the older seek sits first"
     assert alice.get(f"/api/v1/games/{game_id}/state").body["seat"] == 0
     assert bob.request("DELETE", f"/api/v1/seeks/{other_clock.body['id']}").body["status"] == "cancelled"
+    told = [d for d in alice.get("/api/v1/players/me/deliveries").body if d["kind"] == "paired"]
+    assert [d["body"]["game_id"] for d in told] == [game_id], "the waiting player is told by webhook"
+    assert not [d for d in bob.get("/api/v1/players/me/deliveries").body if d["kind"] == "paired"]
 
 
 def test_a_player_is_never_paired_with_themselves_and_holds_few_seeks(api: Client) -> None:
@@ -149,3 +160,35 @@ def test_the_seeks_table_is_a_projection_of_their_log(api: Client, pool: Any) ->
         assert len(stored) >= 50 and seeks.recompute(conn) == stored
         seeks.rebuild(conn)
         assert seeks.stored(conn) == stored
+
+
+def test_a_pairing_that_fails_half_way_leaves_no_game_and_the_seeks_as_they_were(
+    api: Client, pool: Any
+) -> None:
+    """The database refuses the pairing's last write (a trigger the test adds for one player): the
+    game made before it and the pairing seek are gone with it, the waiting seek still waits."""
+    (_, alice), (b, bob) = player(api), player(api)
+    waiting = seek(alice, rated=False, clock={"per_move": "11h"}).body
+    with pool.connection() as conn:
+        conn.execute(
+            "CREATE FUNCTION refuse_pairing() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            f"IF (SELECT player_id FROM seeks WHERE id = NEW.seek_id) = '{b}' THEN "
+            "RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$"
+        )
+        conn.execute(
+            "CREATE TRIGGER refuse_pairing BEFORE INSERT ON seek_events FOR EACH ROW "
+            "WHEN (NEW.type = 'SeekPaired') EXECUTE FUNCTION refuse_pairing()"
+        )
+        games_before = conn.execute("SELECT count(*) AS n FROM games").fetchone()["n"]
+    try:
+        failed = seek(bob, rated=False, clock={"per_move": "11h"})
+        assert failed.status == 500  # a fault of the database, not of the request
+    finally:
+        with pool.connection() as conn:
+            conn.execute("DROP TRIGGER refuse_pairing ON seek_events")
+            conn.execute("DROP FUNCTION refuse_pairing()")
+    with pool.connection() as conn:
+        assert conn.execute("SELECT count(*) AS n FROM games").fetchone()["n"] == games_before
+        assert conn.execute("SELECT count(*) AS n FROM seeks WHERE player_id = %s", (b,)).fetchone()["n"] == 0
+    assert api.get(f"/api/v1/seeks/{waiting['id']}").body == waiting
+    assert seek(bob, rated=False, clock={"per_move": "11h"}).body["status"] == "paired"
