@@ -58,7 +58,8 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     """The app; ``pool`` defaults to one on ``DATABASE_URL`` (or the embedded server)."""
     app = Flask("kotlik")
     app.config.update(
-        API_TITLE="Kotlík",
+        # ASCII: generators name the client's package after it (openapi-python-client: kotlik-api-client)
+        API_TITLE="Kotlik API",
         API_VERSION="1.1.0",  # the document's version (CHANGES.md); the URLs stay /api/v1
         OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX=API_PREFIX,
@@ -68,7 +69,7 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
         # Swagger UI would show a badge from validator.swagger.io, telling it the document's address.
         OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},
         API_SPEC_OPTIONS={
-            "info": {"description": "An event-sourced backend for turn-based board games."},
+            "info": {"description": "Kotlík: an event-sourced backend for turn-based board games."},
             "components": {
                 "securitySchemes": {
                     "seat": {"type": "http", "scheme": "bearer"},

@@ -180,9 +180,25 @@ def _closed(properties: dict[str, Any]) -> dict[str, Any]:
 
 
 def _seat_request(schema: dict[str, Any], spec: APISpec) -> None:
-    """A seat needs a name or a player, and is a player's or a bot's, not both."""
-    schema["anyOf"] = [{"required": ["name"]}, {"required": ["player"]}]
-    schema["not"] = {"required": ["player", "bot"], "properties": {"bot": {"type": "string"}}}
+    """A seat is named (a human's or a bot's) or bound to a player (with no bot): two shapes, so a
+    generator types each (``required``-only branches beside ``properties`` read as ``unknown``)."""
+    fields = schema["properties"]
+    named = {"name": fields["name"], "bot": fields["bot"]}
+    bound = {"player": fields["player"], "name": fields["name"], "bot": {"type": "null"}}
+    _replace(
+        schema,
+        {
+            "anyOf": [
+                {"type": "object", "properties": named, "required": ["name"], "additionalProperties": False},
+                {
+                    "type": "object",
+                    "properties": bound,
+                    "required": ["player"],
+                    "additionalProperties": False,
+                },
+            ]
+        },
+    )
 
 
 #: The ``clock`` any game's options may hold (:func:`projections.clocks.parse`).

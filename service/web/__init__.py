@@ -1,2 +1,3 @@
 """The browser client: :mod:`service.web.pages` serves ``/`` and the ES modules, CSS and board
-renderers beside it (``boards/<game>.js``), loaded as they are: no build step, no CDN."""
+renderers beside it (``boards/<game>.js``), loaded as they are: no build step, no CDN.
+:mod:`service.web.problem_pages` serves the page each problem ``type`` names (``/problems/<slug>``)."""
