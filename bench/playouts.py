@@ -5,13 +5,17 @@
 
 Prints, per game and seat count: games, commands and events per second, the mean time of one
 ``decide`` (what a command costs the platform besides folding its events), events per game, the
-size of the final state as JSON (what a snapshot stores) and the peak memory of one playout. A
-benchmark, not a test: nothing is asserted.
+size of the final state as JSON (what a snapshot stores) and the peak memory of one playout. Then,
+per game, what the ``strong`` bot's search (``games/search.py``) gets through: its iterations
+(determinize, descend, evaluate: a playout cut off) per second of CPU, over the positions of one
+seeded game, against the full random playouts per second above. A benchmark, not a test: nothing
+is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import time
 import tracemalloc
@@ -19,6 +23,8 @@ from types import ModuleType
 from typing import Any
 
 import games
+from games.rng import Rng
+from games.search import Searchable, search
 from games.simulate import play
 
 
@@ -45,12 +51,35 @@ def _seat_counts(game_id: str) -> list[int]:
     return list(range(max(2, info.min_seats), info.max_seats + 1))
 
 
+def _searched(game_id: str, positions: int) -> tuple[int, float, int]:
+    """The search's iterations per CPU second over ``positions`` positions of one seeded game."""
+    game = games.load(game_id)
+    lender = importlib.import_module(f"games.{game_id}.search")
+    searchable: Searchable = lender.searchable()
+    seats = max(2, game.INFO.min_seats) if game_id in ("kupferkessel", "skodakouzla") else 3
+    match = play(game, ["random"] * seats, b"bench-search")
+    state, states = None, []
+    for n, event in enumerate(match.events, start=1):
+        state = game.evolve(state, event)
+        if n in match.settled and not game.is_over(state):
+            states.append(state)
+    chosen = states[:: max(1, len(states) // positions)][:positions]
+    spent = 0.0
+    for i, state in enumerate(chosen):
+        seat = game.to_move(state)[0]
+        start = time.process_time()
+        search(searchable, game.view(state, seat), game.legal_actions(state, seat), Rng(b"bench", str(i)))
+        spent += time.process_time() - start
+    return len(chosen), len(chosen) * searchable.iterations / spent, searchable.iterations
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--game", choices=games.known())
     parser.add_argument("--bots", default="random", help="bots by seat, comma-separated; the last repeats")
     parser.add_argument("--options", type=json.loads, default={}, help="game options as JSON")
+    parser.add_argument("--positions", type=int, default=20, help="positions the search is timed on")
     args = parser.parse_args()
     named = args.bots.split(",")
     print(f"{'game':<14}{'seats':>6}{'games/s':>9}{'cmds/s':>9}{'events/s':>10}{'decide µs':>11}", end="")
@@ -77,6 +106,11 @@ def main() -> None:
                 f"{events / seconds:>10.0f}{timed.seconds / commands * 1e6:>11.1f}"
                 f"{events / args.games:>13.0f}{state_kib:>11.1f}{peak / 1024:>10.0f}"
             )
+
+    print(f"\n{'game':<14}{'positions':>10}{'iterations/move':>16}{'iterations/s':>14}")
+    for game_id in [args.game] if args.game else games.known():
+        count, rate, budget = _searched(game_id, args.positions)
+        print(f"{game_id:<14}{count:>10}{budget:>16}{rate:>14.0f}")
 
 
 if __name__ == "__main__":

@@ -36,8 +36,9 @@ FINISH_WITHIN = 150.0
 
 
 def bot_games(api: Client, count: int) -> list[str]:
-    """Kupferkessel bot against bot, Čarodění solo with a bot in the player's seat, and Čarodění
-    bot against bot (the longest: about 450 events)."""
+    """Kupferkessel bot against bot (every other one with the searching ``strong`` bot, so kills
+    land mid-search: the turn is redone, and played once), Čarodění solo with a bot in the player's
+    seat, and Čarodění bot against bot (the longest: about 450 events)."""
     ids = []
     for i in range(count):
         if i % 4 == 3:
@@ -47,7 +48,7 @@ def bot_games(api: Client, count: int) -> list[str]:
             seats = [{"name": "A", "bot": "default"}, {"name": "B", "bot": "random"}]
             game = create(api, "carodeni", seats)
         else:
-            bots = ("default", "random") if i % 2 else ("random", "default")
+            bots = ("strong", "random") if i % 4 == 2 else ("random", "default")
             game = create(api, "kupferkessel", [{"name": "A", "bot": bots[0]}, {"name": "B", "bot": bots[1]}])
         ids.append(game["id"])
     return ids
