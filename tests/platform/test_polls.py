@@ -23,6 +23,15 @@ def app(pool: Any, broker: dict[str, str]) -> Any:
     return create_app(pool, TESTING=True, KOTLIK_RATE_LIMITS="off", KOTLIK_CORS_ORIGINS=ORIGIN)
 
 
+def _layer(app: Any) -> Spectators:
+    """The spectators' layer, beneath the security headers' and the request ids' (which add their
+    headers to every answer, the layer's and the app's alike)."""
+    layer = app.wsgi_app
+    while not isinstance(layer, Spectators):
+        layer = layer.app
+    return layer
+
+
 @pytest.fixture
 def passed(app: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The paths of the requests the layer passed on to the app."""
