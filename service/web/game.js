@@ -4,6 +4,7 @@ import * as api from "./api.js";
 import { actionText, h } from "./dom.js";
 import { lang, nameOf, t } from "./i18n.js";
 import { scoreSection } from "./score.js";
+import * as problems from "./problems.js";
 import * as tokens from "./tokens.js";
 import * as fallback from "./board-fallback.js";
 
@@ -99,7 +100,7 @@ class Game {
       await this.update();
     } catch (error) {
       if (this.signal.aborted) return;
-      this.flash(error.message);
+      this.flash(error);
       clearTimeout(this.retry);
       this.retry = setTimeout(() => this.refresh(), 2000);
     }
@@ -197,7 +198,7 @@ class Game {
       const body = await api.post(`/games/${this.id}/resign`, {}, this.token);
       for (const event of body.events) this.onEvent(event);
     } catch (error) {
-      this.flash(error.message);
+      this.flash(error);
     } finally {
       this.busy = false;
       await this.refresh();
@@ -219,7 +220,7 @@ class Game {
       location.hash = `#/game/${game.id}`;
       if (invites.length) setTimeout(() => document.querySelector(".notice")?.replaceChildren(h("p", {}, t("invites")), h("ul", {}, invites)), 300);
     } catch (error) {
-      this.flash(error.message);
+      this.flash(error);
     } finally {
       this.busy = false;
     }
@@ -256,7 +257,7 @@ class Game {
     try {
       ({ body } = await api.get(`/games/${this.id}/state?at=${version}`, this.token));
     } catch (error) {
-      this.flash(error.message);
+      this.flash(error);
       return;
     }
     if (this.replayAt !== version) return;
@@ -308,7 +309,7 @@ class Game {
       this.noticeEl.replaceChildren();
       for (const event of body.events) this.onEvent(event);
     } catch (error) {
-      this.flash(error.message);
+      this.flash(error);
     } finally {
       this.busy = false;
       clearTimeout(this.pending); // the events it answered with need no second refresh
@@ -317,8 +318,9 @@ class Game {
   }
 
   /** A problem to show until the next move succeeds (a stale version, a lost connection). */
-  flash(message) {
-    this.noticeEl.replaceChildren(h("p", { class: "problem", role: "alert", "data-testid": "problem" }, message));
+  flash(error) {
+    const said = problems.describe(error);
+    this.noticeEl.replaceChildren(h("p", { class: "problem", role: "alert", "data-testid": "problem", title: said.detail }, said.text));
   }
 
   describe(event) {
