@@ -6,6 +6,9 @@
 import { activate, h } from "../dom.js";
 
 const COLOURS = { fire: "#d9532c", ice: "#6fb7e0", forest: "#4f9a41", dark: "#5b3f77", neutral: "#d8cbb0" };
+/** A card's name band: its colour, dark enough under white words (AA), or light under dark ones. */
+const BANDS = { fire: "#a8361a", ice: "#9fd3f0", forest: "#2f6b26", dark: "#5b3f77", neutral: "#e4d9c0" };
+const LIGHT = new Set(["ice", "neutral"]);
 
 const WORDS = {
   en: {
@@ -71,10 +74,37 @@ function info(ctx, id) {
   return ctx.catalog.cards.find((c) => c.id === id);
 }
 
-function effectText(c) {
+/** Effect words: an icon and a short word or two per effect (games/skodakouzla/effects.py's
+ * vocabulary); a key not known stays as `key value`. */
+const EFFECT = {
+  en: { two: "two in a row", targeted: "aimed", area: "all", heal: "heal", addLife: "life", others: "others", uncurse: "lift", draw: "draw",
+    magic: "magic", fury: "fury", drainMagic: "steal", drain: "drain", wizard: "wizard", whenHit: "if hit:", freeze: "freeze" },
+  cs: { two: "dva v řadě", targeted: "cílený", area: "všem", heal: "léčí", addLife: "život", others: "ostatním", uncurse: "sejme", draw: "lízne",
+    magic: "magie", fury: "zuřivost", drainMagic: "ukradne", drain: "vysaje", wizard: "čaroději", whenHit: "při zásahu:", freeze: "mráz" },
+  pl: { two: "dwa w rzędzie", targeted: "celowany", area: "wszystkim", heal: "leczy", addLife: "życie", others: "pozostałym", uncurse: "zdejmuje", draw: "dobiera",
+    magic: "magia", fury: "furia", drainMagic: "kradnie", drain: "wysysa", wizard: "czarodziejowi", whenHit: "gdy trafiony:", freeze: "mróz" },
+};
+
+function effectText(c, code = "en") {
+  const w = EFFECT[code] || EFFECT.en;
   const list = (x) => (x == null ? [] : [].concat(x)).filter((e) => e && typeof e === "object");
-  return [...list(c.on_lay), ...list(c.effects), ...list(c.acts), ...list(c.reaction)].map((e) =>
-    (e.do == null ? [Object.entries(e).map(([k, x]) => `${k} ${x}`).join(" ")] : [e.do === "attack" ? "⚔" : e.do, e.kind && e.kind !== "basic" ? e.kind : "", e.power ?? e.amount ?? "", e.curse ? "☠" : "", e.freeze ? "❄" : ""]).filter((x) => x !== "" && x != null).join(" ")).join(" · ");
+  const riders = (e) => [e.curse ? `☠${e.curse}` : "", e.freeze ? `❄ ${w.freeze}` : "", e.heal_wizard ? `♥+${e.heal_wizard} ${w.wizard}` : "", e.drain ? `✦−${e.drain} ${w.drain}` : ""];
+  const one = (e) => {
+    switch (e.do) {
+      case "attack": return [`⚔ ${e.power ?? ""}`, e.kind && e.kind !== "basic" ? w[e.kind] || e.kind : "", ...riders(e)];
+      case "heal": return [`♥+${e.amount} ${w.heal}`];
+      case "add_life": return [`♥+${e.amount} ${w.addLife}`, e.target === "others" ? w.others : ""];
+      case "uncurse": return [`☠−${e.amount} ${w.uncurse}`];
+      case "draw": return [`🂠+${e.amount} ${w.draw}`];
+      case "magic": return [`✦+${e.amount} ${w.magic}`];
+      case "fury": return [`⚔ ${w.fury}`];
+      case "drain_magic": return [`✦−${e.amount} ${w.drainMagic}`];
+      case undefined: return [w.whenHit, e.damage ? `⚔ ${e.damage}` : "", ...riders(e)];
+      default: return [e.do, e.amount ?? e.power ?? ""];
+    }
+  };
+  return [...list(c.on_lay), ...list(c.effects), ...list(c.acts), ...list(c.reaction)]
+    .map((e) => one(e).filter((x) => x !== "" && x != null).join(" ")).join(" · ");
 }
 
 /** A card face from the catalog; `entry` may carry life, frost and stored magic of a laid card. */
@@ -83,11 +113,12 @@ function card(ctx, uid, id, entry = {}) {
   const name = c ? ctx.name(c) : id;
   const el = h("div", {
     class: `sk-card sk-${c?.type || "unknown"}${entry.frozen ? " sk-frozen" : ""}`, "data-uid": uid, "data-card": id, title: name,
-    style: { borderColor: COLOURS[c?.colour] || "#999", background: `linear-gradient(${COLOURS[c?.colour] || "#ccc"} 0 26%, #fffaf0 26%)` },
+    style: { borderColor: COLOURS[c?.colour] || "#999" },
   },
   h("span", { class: "sk-cost", title: "cost" }, c?.cost ?? "?"),
-  h("span", { class: "sk-name" }, name),
-  h("span", { class: "sk-text" }, c ? effectText(c) : ""),
+  // the name on its band, however many lines it takes; dark words on a light band
+  h("span", { class: `sk-name${LIGHT.has(c?.colour) ? " sk-light" : ""}`, style: { background: BANDS[c?.colour] || "#666" } }, name),
+  h("span", { class: "sk-text" }, c ? effectText(c, ctx.lang) : ""),
   c?.life != null ? h("span", { class: "sk-life", title: "life" }, entry.life ?? c.life) : null,
   entry.frozen ? h("span", { class: "sk-frost", title: "frozen" }, "❄") : null,
   entry.magic ? h("span", { class: "sk-stored", title: "magic" }, `✦${entry.magic}`) : null);
