@@ -7,11 +7,11 @@ import { extend, lang, nameOf, t } from "./i18n.js";
 import * as problems from "./problems.js";
 
 extend({
-  en: { clock: "Turn clock", perMove: "Time per move", noClock: "none", onTimeout: "When time runs out",
+  en: { "bot:default": "the usual bot", "bot:random": "random moves", "bot:ostara": "Ostara (solo)", clock: "Turn clock", perMove: "Time per move", noClock: "none", onTimeout: "When time runs out",
     timeoutBot: "a bot moves for the seat", timeoutForfeit: "the seat forfeits" },
-  cs: { clock: "Hodiny na tah", perMove: "Čas na tah", noClock: "bez hodin", onTimeout: "Když čas vyprší",
+  cs: { "bot:default": "běžný bot", "bot:random": "náhodné tahy", "bot:ostara": "Ostara (sólo)", clock: "Hodiny na tah", perMove: "Čas na tah", noClock: "bez hodin", onTimeout: "Když čas vyprší",
     timeoutBot: "za místo táhne bot", timeoutForfeit: "místo prohrává" },
-  pl: { clock: "Zegar ruchu", perMove: "Czas na ruch", noClock: "bez zegara", onTimeout: "Gdy czas minie",
+  pl: { "bot:default": "zwykły bot", "bot:random": "losowe ruchy", "bot:ostara": "Ostara (solo)", clock: "Zegar ruchu", perMove: "Czas na ruch", noClock: "bez zegara", onTimeout: "Gdy czas minie",
     timeoutBot: "za miejsce gra bot", timeoutForfeit: "miejsce przegrywa" },
 });
 
@@ -118,7 +118,7 @@ function seatField(index, bots) {
     placeholder: t("name"), "aria-label": `${t("name")} ${index + 1}`, "data-testid": `seat-name-${index}` });
   const who = h("select", { "data-testid": `seat-kind-${index}`, "aria-label": `${t("seat")} ${index + 1}` },
     h("option", { value: "" }, t("human")),
-    bots.map((b) => h("option", { value: b }, `${t("bot")}: ${b}`)));
+    bots.map((b) => h("option", { value: b }, t(`bot:${b}`) === `bot:${b}` ? `${t("bot")}: ${b}` : t(`bot:${b}`))));
   if (index > 0 && bots.includes("default")) who.value = "default";
   if (index === 0) name.value = t("player") + " 1";
   who.addEventListener("change", () => {
