@@ -12,8 +12,8 @@ const LIGHT = new Set(["ice", "neutral"]);
 
 const WORDS = {
   en: {
-    life: "life", magic: "magic", curses: "curses", frozen: "frozen", level: "level", hand: "hand", deck: "deck",
-    discard: "discard", shop: "shop", row: "row", laid: "laid spells", removed: "removed", cancel: "Cancel",
+    life: "life", magic: "magic", curses: "curses", frozen: "frozen", level: "level", hand: "Hand", deck: "deck",
+    discard: "discard", shop: "shop", row: "Row (creatures and defences in play)", laid: "laid spells", removed: "removed", cancel: "Cancel",
     left: "left end", right: "right end", wizard: "wizard", choose: "Choose:", endPhase: "End phase", fromLeft: "from the left", fromRight: "from the right",
     types: { lay: "Lay", buy: "Buy", turn_into_magic: "Turn into magic", swap_shop: "Swap in the shop", store_magic: "Store magic", remove_card: "Remove from the game", promote: "Promote", resolve: "Act", end_phase: "End phase" },
     option: (n) => `ability ${n + 1}`, top: "onto the deck", target: (x) => `at ${x}`, from: (x) => `from the ${x}`, end: (x) => `at the ${x} end`,
@@ -25,8 +25,8 @@ const WORDS = {
     acted: (c) => `${c} acts.`, removedE: (who, c) => `${who} removed ${c} from the game.`, ended: (who) => `${who} ends the turn.`, wizardOf: (who) => `${who}'s wizard`,
   },
   cs: {
-    life: "životy", magic: "magie", curses: "kletby", frozen: "zmrazen", level: "úroveň", hand: "ruka", deck: "balíček",
-    discard: "odhazovací balíček", shop: "obchod", row: "řada", laid: "seslaná kouzla", removed: "mimo hru", cancel: "Zpět",
+    life: "životy", magic: "magie", curses: "kletby", frozen: "zmrazen", level: "úroveň", hand: "Ruka", deck: "balíček",
+    discard: "odhazovací balíček", shop: "obchod", row: "Řada (bytosti a obrany ve hře)", laid: "seslaná kouzla", removed: "mimo hru", cancel: "Zpět",
     left: "levý konec", right: "pravý konec", wizard: "čaroděj", choose: "Vyber:", endPhase: "Konec fáze", fromLeft: "zleva", fromRight: "zprava",
     types: { lay: "Vyložit", buy: "Koupit", turn_into_magic: "Proměnit v magii", swap_shop: "Vyměnit v obchodě", store_magic: "Uložit magii", remove_card: "Odstranit ze hry", promote: "Povýšit", resolve: "Zahrát", end_phase: "Konec fáze" },
     option: (n) => `schopnost ${n + 1}`, top: "na balíček", target: (x) => `na ${x}`, from: (x) => (x === "left" ? "zleva" : "zprava"), end: (x) => (x === "left" ? "na levý konec" : "na pravý konec"),
@@ -38,8 +38,8 @@ const WORDS = {
     acted: (c) => `${c} jedná.`, removedE: (who, c) => `${who} odstranil(a) ${c} ze hry.`, ended: (who) => `${who} končí tah.`, wizardOf: (who) => `čaroděj hráče ${who}`,
   },
   pl: {
-    life: "życie", magic: "magia", curses: "klątwy", frozen: "zamrożony", level: "poziom", hand: "ręka", deck: "talia",
-    discard: "stos odrzuconych", shop: "sklep", row: "rząd", laid: "rzucone zaklęcia", removed: "poza grą", cancel: "Wróć",
+    life: "życie", magic: "magia", curses: "klątwy", frozen: "zamrożony", level: "poziom", hand: "Ręka", deck: "talia",
+    discard: "stos odrzuconych", shop: "sklep", row: "Rząd (istoty i obrony w grze)", laid: "rzucone zaklęcia", removed: "poza grą", cancel: "Wróć",
     left: "lewy koniec", right: "prawy koniec", wizard: "czarodziej", choose: "Wybierz:", endPhase: "Koniec fazy", fromLeft: "z lewej", fromRight: "z prawej",
     types: { lay: "Wyłóż", buy: "Kup", turn_into_magic: "Zamień w magię", swap_shop: "Wymień w sklepie", store_magic: "Przechowaj magię", remove_card: "Usuń z gry", promote: "Awansuj", resolve: "Zagraj", end_phase: "Koniec fazy" },
     option: (n) => `zdolność ${n + 1}`, top: "na talię", target: (x) => `w ${x}`, from: (x) => (x === "left" ? "z lewej" : "z prawej"), end: (x) => (x === "left" ? "na lewym końcu" : "na prawym końcu"),
@@ -217,7 +217,7 @@ export function render(root, ctx) {
       if (!elementFor.has(key)) return null;
       return narrow(h("div", { class: "sk-slot", title: isMe ? w[side] : w[side === "left" ? "fromLeft" : "fromRight"] }, side === "left" ? "◀" : "▶"), key);
     };
-    const row = h("div", { class: "sk-row", "data-testid": `row-${p.seat}` }, ends("left"), rowCards.length ? rowCards : h("span", { class: "muted" }, w.row), ends("right"));
+    const row = h("div", { class: "sk-row", "data-testid": `row-${p.seat}` }, ends("left"), rowCards.length ? rowCards : h("span", { class: "muted" }, "—"), ends("right"));
     const hand = p.hand
       ? h("div", { class: "sk-hand", "data-testid": `hand-${p.seat}` }, p.hand.map((x) => pickable(card(ctx, x.uid, x.card), x.uid)))
       : h("div", { class: "sk-hand", "data-testid": `hand-${p.seat}` }, Array.from({ length: Math.min(p.hand_size, 8) }, () => back()), h("span", { class: "muted" }, ` ${p.hand_size}`));
@@ -233,7 +233,10 @@ export function render(root, ctx) {
       wizard.dataset.action = String(wizardTarget[0][1]);
       activate(wizard, () => play(wizardTarget[0][1]));
     }
-    return h("section", { class: `sk-player${isMe ? " sk-me" : ""}`, "data-seat": p.seat }, wizard, row, isMe ? hand : null, piles, isMe ? null : hand);
+    // the row and the hand each under its name (the hand sat unlabelled under the row)
+    const labelled = (word, el) => [h("div", { class: "sk-label" }, word), el];
+    return h("section", { class: `sk-player${isMe ? " sk-me" : ""}`, "data-seat": p.seat }, wizard,
+      labelled(w.row, row), isMe ? labelled(w.hand, hand) : null, piles, isMe ? null : labelled(w.hand, hand));
   };
 
   const shop = h("section", { class: "sk-shop", "data-testid": "shop" },
