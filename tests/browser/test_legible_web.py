@@ -1,7 +1,7 @@
 """Every page legible to everyone (issue 50): axe-core finds no serious or critical violation on the
-lobby, the "new game" forms and each game's page mid-game and finished, at 1280 and 390 px; every
-page has an h1; and the words on a game page in Czech and Polish carry no raw key, event type or
-English phrase from the list below.
+lobby, the "new game" forms and each game's page mid-game and finished, at 1280 and 390 px; no text
+is under 11 px; every page has an h1; and the words on a game page in Czech and Polish carry no raw
+key, event type or English phrase from the list below.
 
 axe-core ships inside the PyPI package ``axe-playwright-python`` (its ``axe.min.js``), injected by
 Playwright: nothing is fetched from a CDN.
@@ -51,6 +51,20 @@ def _serious(page: Any, axe: Any, where: str) -> list[str]:
     ]
 
 
+#: The smallest text shown (HTML text; an SVG's text scales with its picture): its size and where.
+_SMALLEST = """() => {
+  let least = [99, ""];
+  for (const el of document.querySelectorAll("body *:not(svg *)")) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !el.getClientRects().length || getComputedStyle(el).visibility === "hidden") continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    const what = `${el.className || el.tagName}: ${el.textContent.trim().slice(0, 20)}`;
+    if (size < least[0]) least = [size, what];
+  }
+  return least;
+}"""
+
+
 def _check(page: Any, axe: Any, where: str) -> list[str]:
     found = []
     for width in WIDTHS:
@@ -58,6 +72,9 @@ def _check(page: Any, axe: Any, where: str) -> list[str]:
         page.wait_for_timeout(50)
         assert page.locator("h1").count() >= 1, f"{where} at {width} px has no h1"
         found += _serious(page, axe, f"{where} @{width}")
+        size, what = page.evaluate(_SMALLEST)
+        if size < 11:
+            found.append(f"{where} @{width}: text of {size} px ({what})")
     return found
 
 
@@ -113,5 +130,5 @@ def test_every_page_passes_axe_and_speaks_the_readers_language(web: Any, new_pag
         page.wait_for_selector("html[lang=cs] [data-testid=score-table]")
         words += _words(page, f"{kind} finished cs")
         page.select_option("[data-testid=lang]", "en")
-    assert not found, "axe-core found serious or critical violations:\n" + "\n".join(found)
+    assert not found, "serious or critical axe-core violations, or text under 11 px:\n" + "\n".join(found)
     assert not words, "words not in the reader's language:\n" + "\n".join(words)
