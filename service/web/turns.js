@@ -77,7 +77,7 @@ async function read(path, token) {
   const headers = { Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(API + path, { headers, cache: "no-store" });
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  if (!response.ok) throw Object.assign(new Error(`HTTP ${response.status}`), { status: response.status });
   return { body: await response.json() };
 }
 
@@ -103,7 +103,11 @@ async function look(id) {
   try {
     const answer = await read(`/games/${id}/state`, games.get(id).token);
     if (answer) seen(id, answer.body);
-  } catch { /* looked at again on the next round */ }
+  } catch (error) {
+    // a game this server does not know, or a seat token it no longer takes: not followed again
+    if (error.status === 401 || error.status === 404) games.get(id).over = true;
+    // anything else: looked at again on the next round
+  }
 }
 
 /** A state of game `id`: its turn changed → title, icon, event; a seat of ours came to move → notice. */
