@@ -103,7 +103,8 @@ OPTIONS: Schema = {
     "additionalProperties": False,
     "properties": {
         "solo": _option(
-            {"type": "boolean", "default": False},
+            # x-seats: the seats a game with this option on has (a "new game" form fills them in)
+            {"type": "boolean", "default": False, "x-seats": [{}, {"bot": "ostara", "name": "Ostara"}]},
             "Solo against Ostara",
             _names("Sólo proti Ostaře", "Gra solo przeciw Ostarze", "Solo against Ostara"),
             _names(

@@ -3,7 +3,9 @@
 // #/opponents (open seats, seeks, ratings: opponents.js).
 import { h } from "./dom.js";
 import { LANGS, lang, setLang, t } from "./i18n.js";
+import * as problems from "./problems.js";
 import * as tokens from "./tokens.js";
+import * as turns from "./turns.js";
 
 const main = document.querySelector("main");
 let current = null; // the AbortController of the shown page
@@ -17,9 +19,9 @@ function header() {
     route();
   });
   document.querySelector("header").replaceChildren(
-    h("a", { href: "#/", class: "home", "data-testid": "home" }, "Kotlík"),
+    h("h1", {}, h("a", { href: "#/", class: "home", "data-testid": "home" }, "Kotlík")),
     h("a", { href: "#/opponents", "data-testid": "opponents" }, t("opponents")),
-    h("label", { class: "lang" }, `${t("language")} `, select),
+    h("div", { class: "tools" }, turns.controls(), h("label", { class: "lang" }, `${t("language")} `, select)),
   );
 }
 
@@ -29,6 +31,8 @@ async function route() {
   const signal = current.signal;
   document.documentElement.lang = lang();
   header();
+  turns.start(); // "your turn" in the title and icon, from every page
+  turns.show();
   const [path, query] = (location.hash.slice(1) || "/").split("?");
   const parts = path.split("/").filter(Boolean);
   main.replaceChildren(h("p", { class: "muted" }, t("loading")));
@@ -47,15 +51,15 @@ async function route() {
       await show(main, signal);
     } else if (parts[0] === "new" && parts[1]) {
       const { show } = await import("./create.js");
-      await show(main, parts[1]);
+      await show(main, parts[1], signal);
     } else {
       const { show } = await import("./lobby.js");
-      await show(main);
+      await show(main, signal);
     }
   } catch (error) {
     if (signal.aborted) return;
     console.error(error);
-    main.replaceChildren(h("p", { class: "problem", role: "alert" }, `${t("error")}: ${error.message}`),
+    main.replaceChildren(h("p", { class: "problem", role: "alert" }, `${t("error")}: ${problems.describe(error).text}`),
       h("button", { type: "button", onclick: route }, t("reload")));
   }
 }

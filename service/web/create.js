@@ -3,9 +3,22 @@
 // invite link per human seat, the token in the fragment only.
 import * as api from "./api.js";
 import { h } from "./dom.js";
-import { lang, nameOf, t } from "./i18n.js";
+import { extend, lang, nameOf, t } from "./i18n.js";
+import * as problems from "./problems.js";
 
-export async function show(root, gameId) {
+extend({
+  en: { "bot:default": "the usual bot", "bot:random": "random moves", "bot:ostara": "Ostara (solo)", clock: "Turn clock", perMove: "Time per move", noClock: "none", onTimeout: "When time runs out",
+    timeoutBot: "a bot moves for the seat", timeoutForfeit: "the seat forfeits" },
+  cs: { "bot:default": "běžný bot", "bot:random": "náhodné tahy", "bot:ostara": "Ostara (sólo)", clock: "Hodiny na tah", perMove: "Čas na tah", noClock: "bez hodin", onTimeout: "Když čas vyprší",
+    timeoutBot: "za místo táhne bot", timeoutForfeit: "místo prohrává" },
+  pl: { "bot:default": "zwykły bot", "bot:random": "losowe ruchy", "bot:ostara": "Ostara (solo)", clock: "Zegar ruchu", perMove: "Czas na ruch", noClock: "bez zegara", onTimeout: "Gdy czas minie",
+    timeoutBot: "za miejsce gra bot", timeoutForfeit: "miejsce przegrywa" },
+});
+
+/** The clock's choices (the API takes any duration from 1 s to 30 d; a form offers the usual). */
+const PER_MOVE = ["", "1h", "12h", "24h", "3d", "7d"];
+
+export async function show(root, gameId, signal) {
   const [{ body: catalog }, { body: content }] = await Promise.all([
     api.get("/catalog"),
     api.get(`/catalog/${gameId}`),
@@ -22,6 +35,7 @@ export async function show(root, gameId) {
   };
   count.addEventListener("change", drawSeats);
   drawSeats();
+  const clock = clockField(kind.bots);
 
   const options = Object.entries(content.options?.properties || {})
     .filter(([, schema]) => schema["x-form"] !== false)
@@ -37,6 +51,7 @@ export async function show(root, gameId) {
         h("label", { title: (schema["x-descriptions"] || {})[lang()] || schema.description || "" },
           nameOf(schema) || schema.title || key, " ", f.el),
         h("small", { class: "muted" }, (schema["x-descriptions"] || {})[lang()] || "")))) : null,
+    clock.el,
     h("button", { type: "submit", "data-testid": "create-submit" }, t("create")),
     problem,
   );
@@ -48,16 +63,54 @@ export async function show(root, gameId) {
       const value = f.value();
       if (JSON.stringify(value) !== JSON.stringify(schema.default)) chosen[key] = value;
     }
+    if (clock.value()) chosen.clock = clock.value();
     const seats = seatFields.slice(0, Number(count.value)).map((f) => f.value());
     try {
       const game = await api.post("/games", { game: gameId, seats, options: chosen });
       result.replaceChildren(invites(game));
       form.querySelector("button[type=submit]").disabled = true;
     } catch (error) {
-      problem.textContent = error.body?.errors ? `${error.message} ${JSON.stringify(error.body.errors)}` : error.message;
+      const said = problems.describe(error);
+      problem.textContent = said.text;
+      problem.title = said.detail;
     }
   });
+  // an option that fixes the seats when on (x-seats, e.g. solo against a bot): the form seats them
+  for (const [, schema, f] of options) {
+    if (!schema["x-seats"]) continue;
+    const fixed = schema["x-seats"];
+    f.el.addEventListener("change", () => {
+      if (!f.value()) return;
+      count.value = String(fixed.length);
+      drawSeats();
+      fixed.forEach((seat, i) => seatFields[i].set(seat));
+    });
+  }
+  if (signal?.aborted) return; // the reader went elsewhere meanwhile
   root.replaceChildren(form, result);
+}
+
+/** The turn clock any game may have (`clock` beside the game's options): none by default. */
+function clockField(bots) {
+  const perMove = h("select", { "data-testid": "clock-per-move" },
+    PER_MOVE.map((v) => h("option", { value: v }, v ? duration(v) : t("noClock"))));
+  const onTimeout = h("select", { "data-testid": "clock-on-timeout" },
+    bots.includes("default") ? h("option", { value: "bot" }, t("timeoutBot")) : null,
+    h("option", { value: "forfeit" }, t("timeoutForfeit")));
+  const timeoutLabel = h("label", { hidden: true }, `${t("onTimeout")} `, onTimeout);
+  perMove.addEventListener("change", () => { timeoutLabel.hidden = !perMove.value; });
+  return {
+    el: h("fieldset", { "data-testid": "clock" }, h("legend", {}, t("clock")),
+      h("label", {}, `${t("perMove")} `, perMove), " ", timeoutLabel),
+    value: () => (perMove.value ? { per_move: perMove.value, on_timeout: onTimeout.value } : null),
+  };
+}
+
+/** "24h" → "24 h" in the reader's language (Intl's unit names). */
+function duration(text) {
+  const n = Number(text.slice(0, -1));
+  const unit = { h: "hour", d: "day" }[text.slice(-1)];
+  return new Intl.NumberFormat(lang(), { style: "unit", unit, unitDisplay: "long" }).format(n);
 }
 
 function seatField(index, bots) {
@@ -65,7 +118,7 @@ function seatField(index, bots) {
     placeholder: t("name"), "aria-label": `${t("name")} ${index + 1}`, "data-testid": `seat-name-${index}` });
   const who = h("select", { "data-testid": `seat-kind-${index}`, "aria-label": `${t("seat")} ${index + 1}` },
     h("option", { value: "" }, t("human")),
-    bots.map((b) => h("option", { value: b }, `${t("bot")}: ${b}`)));
+    bots.map((b) => h("option", { value: b }, t(`bot:${b}`) === `bot:${b}` ? `${t("bot")}: ${b}` : t(`bot:${b}`))));
   if (index > 0 && bots.includes("default")) who.value = "default";
   if (index === 0) name.value = t("player") + " 1";
   who.addEventListener("change", () => {
@@ -74,6 +127,11 @@ function seatField(index, bots) {
   return {
     el: h("div", { class: "seat" }, h("span", { class: "muted" }, `${index + 1}.`), name, who),
     value: () => (who.value ? { name: name.value, bot: who.value } : { name: name.value, entropy: entropy() }),
+    set: (seat) => {
+      who.value = seat.bot || "";
+      if (seat.name) name.value = seat.name;
+      else if (name.value.startsWith("Bot")) name.value = `${t("player")} ${index + 1}`;
+    },
   };
 }
 

@@ -19,20 +19,41 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** Make `el` act as a button for keyboards too: focusable, Enter and Space activate it. */
+/** Make `el` act as a button for keyboards too: focusable, Enter and Space activate it. When what
+ * it did redrew the board under it (a card picked among several moves, a spot among rotations), the
+ * focus goes to the same thing redrawn, else to the board's next choice, never to `<body>`. */
 export function activate(el, handler) {
   el.setAttribute("tabindex", "0");
   if (!el.getAttribute("role")) el.setAttribute("role", "button");
-  el.addEventListener("click", handler);
+  const run = (event) => {
+    const board = el.closest(".board");
+    const focused = document.activeElement === el;
+    handler(event);
+    if (board && focused) setTimeout(() => keepFocus(board, el), 0);
+  };
+  el.addEventListener("click", run);
   el.addEventListener("keydown", (event) => {
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
-      handler(event);
+      run(event);
     }
   });
   return el;
 }
 
+/** The attributes that name a board's thing across a redraw, most telling first. */
+const IDENTITY = ["data-spot", "data-uid", "data-card", "data-hand", "data-feature", "data-figure"];
+
+export function keepFocus(board, was) {
+  if (was.isConnected || !board.isConnected) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && active.isConnected) return;
+  const name = IDENTITY.find((a) => was.hasAttribute(a));
+  const same = name ? board.querySelector(`[${name}="${CSS.escape(was.getAttribute(name))}"]`) : null;
+  const focusable = same && same.tabIndex >= 0 ? same : null; // a picked card may be no target any more
+  const next = focusable || board.querySelector("[data-action], [data-select], button:not([disabled])");
+  (next || board).focus();
+}
 /** An action's body as short generic words: `take card=blue-moss-4`. */
 export function actionText(body) {
   const rest = Object.entries(body)

@@ -2,10 +2,17 @@
 // live updates from /stream, the replay slider over versions (?at=) and the final score.
 import * as api from "./api.js";
 import { actionText, h } from "./dom.js";
-import { lang, nameOf, t } from "./i18n.js";
+import { extend, lang, nameOf, t } from "./i18n.js";
 import { scoreSection } from "./score.js";
+import * as problems from "./problems.js";
 import * as tokens from "./tokens.js";
 import * as fallback from "./board-fallback.js";
+
+extend({
+  en: { created: (names) => `A game for ${names}.`, move: "move", byEvent: "event by event" },
+  cs: { created: (names) => `Hra pro: ${names}.`, move: "tah", byEvent: "po událostech" },
+  pl: { created: (names) => `Gra dla: ${names}.`, move: "ruch", byEvent: "zdarzenie po zdarzeniu" },
+});
 
 /** Show game `id` in `root` until `signal` aborts (the page navigates away). */
 export async function show(root, id, signal) {
@@ -55,12 +62,26 @@ class Game {
     this.headerEl = h("div", { class: "game-head" });
     this.noticeEl = h("div", { class: "notice" });
     this.boardEl = h("div", { class: "board", "data-testid": "board", "data-game": this.summary.game, tabindex: "-1" });
+    // where the focus was last (a redraw may remove the element that held it, leaving <body>)
+    this.boardEl.addEventListener("focusin", () => { this.lastFocusInBoard = true; });
+    this.boardEl.addEventListener("focusout", (event) => {
+      if (event.relatedTarget) this.lastFocusInBoard = this.boardEl.contains(event.relatedTarget);
+    });
+    document.addEventListener("pointerdown", (event) => {
+      this.lastFocusInBoard = this.boardEl.contains(event.target);
+    }, { signal: this.signal });
     this.actionsEl = h("div", { class: "actions", "data-testid": "actions" });
     this.slider = h("input", { type: "range", min: 0, max: 0, step: 1, "data-testid": "replay", "aria-label": t("replay") });
     this.sliderLabel = h("output", { "data-testid": "replay-version" });
     this.slider.addEventListener("input", () => this.scheduleReplay());
-    this.replayEl = h("div", { class: "replay" }, h("label", {}, `${t("replay")} `, this.slider), " ", this.sliderLabel);
-    this.logEl = h("ol", { class: "log", "data-testid": "log", "aria-live": "polite" });
+    this.byEvent = h("input", { type: "checkbox", "data-testid": "replay-by-event" });
+    this.byEvent.addEventListener("change", () => {
+      this.replayAt = null;
+      this.draw();
+    });
+    this.replayEl = h("div", { class: "replay" }, h("label", {}, `${t("replay")} `, this.slider), " ", this.sliderLabel,
+      h("label", { class: "muted" }, this.byEvent, ` ${t("byEvent")}`));
+    this.logEl = h("ol", { class: "log", "data-testid": "log", "aria-live": "polite", tabindex: "0", "aria-label": t("log") });
     this.scoreEl = h("div", { class: "score" });
     this.viewJson = h("pre", { "data-testid": "view-json" });
     this.root.replaceChildren(
@@ -99,7 +120,7 @@ class Game {
       await this.update();
     } catch (error) {
       if (this.signal.aborted) return;
-      this.flash(error.message);
+      this.flash(error);
       clearTimeout(this.retry);
       this.retry = setTimeout(() => this.refresh(), 2000);
     }
@@ -119,6 +140,10 @@ class Game {
     this.live = { version: state.version, view: state.view, over: state.over };
     this.actions = actions;
     if (summary.status === "finished" && !wasFinished) await this.loadEvents(); // the whole log now
+    else if (this.board.forgets && state.version !== this.logRead) {
+      this.logRead = state.version; // the memory rule hides again what a move showed: the log as a reload shows it
+      await this.loadEvents();
+    }
     this.draw();
     if (summary.status === "finished" && !this.score) this.loadScore();
     if (summary.status === "scoring") setTimeout(() => this.refresh(), 500);
@@ -197,7 +222,7 @@ class Game {
       const body = await api.post(`/games/${this.id}/resign`, {}, this.token);
       for (const event of body.events) this.onEvent(event);
     } catch (error) {
-      this.flash(error.message);
+      this.flash(error);
     } finally {
       this.busy = false;
       await this.refresh();
@@ -219,28 +244,77 @@ class Game {
       location.hash = `#/game/${game.id}`;
       if (invites.length) setTimeout(() => document.querySelector(".notice")?.replaceChildren(h("p", {}, t("invites")), h("ul", {}, invites)), 300);
     } catch (error) {
-      this.flash(error.message);
+      this.flash(error);
     } finally {
       this.busy = false;
     }
   }
 
+  /** The versions the slider stops at: the table before the first move, then after each move (a
+   * seat's command and everything that followed from it); or every version, event by event. */
+  steps() {
+    const first = this.events.findIndex((e) => e.command != null);
+    if (first < 0) return [this.live.version];
+    const start = this.events[first].version - 1;
+    if (this.byEvent.checked) return Array.from({ length: this.live.version - start + 1 }, (_, i) => start + i);
+    const out = [start];
+    let last = null;
+    for (const e of this.events.slice(first)) {
+      const key = e.command != null ? JSON.stringify([e.seat, e.command, e.recorded_at]) : `v${e.version}`;
+      if (key === last) out[out.length - 1] = e.version;
+      else out.push(e.version);
+      last = key;
+    }
+    if (out[out.length - 1] < this.live.version) out.push(this.live.version);
+    return out;
+  }
+
   drawSlider() {
-    const first = this.events.find((e) => e.command != null);
-    const min = first ? first.version - 1 : this.live.version;
-    this.slider.min = String(min);
-    this.slider.max = String(this.live.version);
+    const steps = this.steps();
+    this.stepVersions = steps;
+    this.slider.min = "0";
+    this.slider.max = String(steps.length - 1);
+    this.slider.dataset.steps = JSON.stringify(steps);
     // A move that arrives while the slider waits to replay must not snap it back to the live table.
-    if (this.replayAt == null && this.replayTimer == null) this.slider.value = String(this.live.version);
-    this.slider.disabled = min >= this.live.version;
-    this.sliderLabel.textContent = this.replayAt == null ? `${t("version")} ${this.live.version} (${t("live")})` : `${t("version")} ${this.replayAt}`;
+    if (this.replayAt == null && this.replayTimer == null) this.slider.value = String(steps.length - 1);
+    this.slider.disabled = steps.length < 2;
+    const at = this.replayAt ?? this.live.version;
+    const index = Math.max(0, steps.findIndex((v) => v >= at));
+    this.slider.setAttribute("aria-valuetext", `${index} / ${steps.length - 1}`);
+    this.sliderLabel.textContent = this.replayAt == null
+      ? `${t("move")} ${steps.length - 1} (${t("live")})`
+      : `${t("move")} ${index} / ${steps.length - 1}`;
+    this.followLog(at);
+  }
+
+  /** The log follows the table shown: later lines dimmed, the shown move's lines marked and in view. */
+  followLog(version) {
+    let current = null;
+    for (const li of this.logEl.children) {
+      const v = Number(li.dataset.version);
+      li.classList.toggle("later", v > version);
+      li.toggleAttribute("aria-current", v === version);
+      if (v <= version) current = li;
+    }
+    if (current && this.replayAt != null) {
+      this.logEl.scrollTop = current.offsetTop - this.logEl.offsetTop - this.logEl.clientHeight / 2;
+    }
+  }
+
+  /** A log line's number was clicked: show the table after the move it belongs to. */
+  jumpTo(version) {
+    const steps = this.stepVersions || this.steps();
+    const index = steps.findIndex((v) => v >= version);
+    this.slider.value = String(index < 0 ? steps.length - 1 : index);
+    this.scheduleReplay();
   }
 
   scheduleReplay() {
     clearTimeout(this.replayTimer);
     this.replayTimer = setTimeout(() => {
       this.replayTimer = null;
-      this.replay(Number(this.slider.value));
+      const steps = this.stepVersions || this.steps();
+      this.replay(steps[Math.min(Number(this.slider.value), steps.length - 1)]);
     }, 120);
   }
 
@@ -251,12 +325,12 @@ class Game {
       return;
     }
     this.replayAt = version;
-    this.sliderLabel.textContent = `${t("version")} ${version}`;
+    this.drawSlider();
     let body;
     try {
       ({ body } = await api.get(`/games/${this.id}/state?at=${version}`, this.token));
     } catch (error) {
-      this.flash(error.message);
+      this.flash(error);
       return;
     }
     if (this.replayAt !== version) return;
@@ -269,7 +343,9 @@ class Game {
     this.boardEl.dataset.version = String(version);
     this.boardEl.dataset.replay = String(replay);
     const ctx = this.ctx(version, view, replay);
-    const hadFocus = this.boardEl.contains(document.activeElement);
+    // the board had the keyboard's focus: now, or just before a click replaced what held it
+    const active = document.activeElement;
+    const hadFocus = this.boardEl.contains(active) || (this.lastFocusInBoard && (!active || active === document.body));
     try {
       this.board.render(this.boardEl, ctx);
     } catch (error) {
@@ -308,7 +384,7 @@ class Game {
       this.noticeEl.replaceChildren();
       for (const event of body.events) this.onEvent(event);
     } catch (error) {
-      this.flash(error.message);
+      this.flash(error);
     } finally {
       this.busy = false;
       clearTimeout(this.pending); // the events it answered with need no second refresh
@@ -317,11 +393,15 @@ class Game {
   }
 
   /** A problem to show until the next move succeeds (a stale version, a lost connection). */
-  flash(message) {
-    this.noticeEl.replaceChildren(h("p", { class: "problem", role: "alert", "data-testid": "problem" }, message));
+  flash(error) {
+    const said = problems.describe(error);
+    this.noticeEl.replaceChildren(h("p", { class: "problem", role: "alert", "data-testid": "problem", title: said.detail }, said.text));
   }
 
   describe(event) {
+    if (event.type === "kotlik.GameCreated") {
+      return t("created", (event.data?.seats || this.summary.seats).map((s) => s.name).join(", "));
+    }
     if (event.type === "kotlik.GameScored") {
       const seats = event.data?.score?.seats || [];
       return `${t("score")}: ${seats.map((s) => `${this.summary.seats[s.seat]?.name ?? s.seat} ${s.total ?? s.left ?? ""}`).join(", ")}`;
@@ -348,6 +428,8 @@ class Game {
 
   logLine(event) {
     const text = this.describe(event);
-    return text ? h("li", { "data-version": event.version }, h("span", { class: "muted" }, `${event.version}. `), text) : "";
+    if (!text) return "";
+    const jump = h("button", { type: "button", class: "log-jump", "aria-label": `${t("replay")} ${event.version}`, onclick: () => this.jumpTo(event.version) }, `${event.version}.`);
+    return h("li", { "data-version": event.version }, jump, " ", text);
   }
 }

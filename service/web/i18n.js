@@ -72,6 +72,12 @@ export function setLang(code) {
   document.documentElement.lang = code;
 }
 
+/** Add a module's own words ({en: {...}, cs: {...}, pl: {...}}), so each part of the client keeps its
+ * words beside it and the shared table stays small. */
+export function extend(table) {
+  for (const [code, words] of Object.entries(table)) Object.assign(WORDS[code], words);
+}
+
 /** The interface word `key` in the current language (a function for words with a number). */
 export function t(key, ...args) {
   const word = WORDS[lang()][key] ?? WORDS.en[key] ?? key;

@@ -5,7 +5,10 @@ import { h } from "./dom.js";
 import { nameOf, t } from "./i18n.js";
 import * as tokens from "./tokens.js";
 
-export async function show(root) {
+let onTurns = null; // the shown lobby's listener for turns.js' `kotlik:turns`
+
+/** The lobby in `root`, unless `signal` aborted meanwhile (the reader went elsewhere). */
+export async function show(root, signal) {
   const [{ body: catalog }, { body: active }, { body: scoring }, { body: finished }] = await Promise.all([
     api.get("/catalog"),
     api.get("/games?page_size=50&status=active"),
@@ -18,6 +21,7 @@ export async function show(root) {
     Object.keys(held).map((id) => api.get(`/games/${id}`).then((r) => r.body, () => null)),
   );
   const player = await playerSection(root, kinds);
+  if (signal?.aborted) return;
   root.replaceChildren(
     h("section", { class: "hosted" },
       h("h2", {}, t("hosted")),
@@ -34,6 +38,16 @@ export async function show(root) {
     section(t("inProgress"), "in-progress", [...scoring, ...active], kinds, held),
     section(t("finished"), "finished", finished, kinds, held),
   );
+  // a game whose turn changed (turns.js follows this browser's games): its rows redrawn in place
+  if (onTurns) window.removeEventListener("kotlik:turns", onTurns);
+  const seats = { ...held, ...Object.fromEntries([...root.querySelectorAll("[data-testid=player-games] [data-seat]")].map((el) => [el.dataset.gameId, { seat: Number(el.dataset.seat) }])) };
+  onTurns = async (event) => {
+    if (!root.isConnected || !root.querySelector("[data-testid=lobby-row]")) return;
+    const { body: game } = await api.get(`/games/${event.detail.id}`).catch(() => ({ body: null }));
+    if (!game) return;
+    for (const old of root.querySelectorAll(`[data-testid=lobby-row][data-game-id="${game.id}"]`)) old.replaceWith(row(game, kinds, seats));
+  };
+  window.addEventListener("kotlik:turns", onTurns);
 }
 
 function section(title, testid, games, kinds, held) {
@@ -52,7 +66,7 @@ function row(game, kinds, held) {
   if (game.status === "finished" && game.result) status = `${names(game.result.winners)} ${t("winner")}`;
   else if (game.status === "scoring") status = t("scoring");
   else status = `${t("toMove")}: ${names(game.to_move)}`;
-  return h("li", { "data-testid": "lobby-row", "data-game-id": game.id, class: myTurn ? "my-turn" : "" },
+  return h("li", { "data-testid": "lobby-row", "data-game-id": game.id, "data-seat": mySeat, class: myTurn ? "my-turn" : "" },
     h("a", { href: `#/game/${game.id}` },
       h("strong", {}, nameOf(kinds[game.game]) || game.game), " · ",
       game.seats.map((s) => s.name).join(" – ")),

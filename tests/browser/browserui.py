@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -84,6 +85,11 @@ def wait_for_exact_version(page: Any, version: int, timeout: float = 15) -> None
     while board_version(page) != version:
         assert time.monotonic() < deadline, f"the board is at version {board_version(page)}, not {version}"
         page.wait_for_timeout(40)
+
+
+def replay_steps(page: Any) -> list[int]:
+    """The versions the replay slider stops at (one a move, or one an event), first to live."""
+    return [int(v) for v in json.loads(str(page.get_attribute("[data-testid=replay]", "data-steps")))]
 
 
 def status(page: Any) -> str:

@@ -19,6 +19,7 @@ from browserui import (
     create_in_form,
     invite,
     open_seat,
+    replay_steps,
     status,
     totals,
     wait_for_exact_version,
@@ -74,16 +75,19 @@ def test_the_replay_slider_shows_the_state_at(played: dict[str, Any], web: Web, 
     page.goto(f"{web.url}/#/game/{played['id']}")  # a spectator of the finished game
     page.wait_for_selector(f"{BOARD}[data-version]")
     slider = page.locator("[data-testid=replay]")
-    low, high = int(str(slider.get_attribute("min"))), int(str(slider.get_attribute("max")))
-    assert high - low > 10
+    steps = replay_steps(page)  # one a move: each changes the table
+    assert len(steps) > 10
     slider.focus()
     page.keyboard.press("Home")
-    position = low
-    for target in (low, (low + high) // 2, high - 3):
-        for _ in range(target - position):
+    position = 0
+    for index in (0, len(steps) // 2, len(steps) - 3):
+        for _ in range(index - position):
             page.keyboard.press("ArrowRight")
-        position = target
+        position = index
+        target = steps[index]
         wait_for_exact_version(page, target)
+        current = page.locator("[data-testid=log] li[aria-current]")
+        assert current.count() == 0 or int(str(current.last.get_attribute("data-version"))) == target
         assert page.get_attribute(BOARD, "data-replay") == "true"
         expected = web.api.get(f"/api/v1/games/{played['id']}/state?at={target}").body["view"]
         shown = json.loads(page.locator("[data-testid=view-json]").text_content() or "null")
@@ -169,7 +173,7 @@ def test_a_move_while_the_slider_waits_keeps_it_where_it_was_put(web: Web, new_p
     page.goto(f"{web.url}/#/game/{game['id']}")
     page.wait_for_selector(f"{BOARD}[data-version]")
     slider = page.locator("[data-testid=replay]")
-    low = int(str(slider.get_attribute("min")))
+    low = replay_steps(page)[0]
     for _ in range(3):
         slider.focus()
         page.keyboard.press("Home")

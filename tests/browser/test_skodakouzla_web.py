@@ -18,6 +18,7 @@ from browserui import (
     create_in_form,
     invite,
     open_seat,
+    replay_steps,
     status,
     totals,
     wait_for_exact_version,
@@ -56,7 +57,7 @@ def own_past(page: Any, web: Web, game_id: str) -> None:
     """While the game runs, the slider shows the seat's own past as ``?at=`` gives it to that seat."""
     token = json.loads(page.evaluate("() => localStorage.getItem('kotlik.seats')"))[game_id]["token"]
     slider = page.locator("[data-testid=replay]")
-    low = int(str(slider.get_attribute("min")))
+    low = replay_steps(page)[0]
     slider.focus()
     page.keyboard.press("Home")
     wait_for_exact_version(page, low)

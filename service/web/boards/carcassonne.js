@@ -2,7 +2,7 @@
 // (roads, cities, shields, monasteries, fields), the drawn tile previewed at every legal spot, the
 // followers, the mage and the witch, and the scores. Every click target is one of ctx.actions
 // (data-action = its index); nothing here knows a placement rule.
-import { activate, h } from "../dom.js";
+import { activate, h, keepFocus } from "../dom.js";
 
 const SIZE = 100;
 const SIDES = ["N", "E", "S", "W"];
@@ -12,7 +12,7 @@ const KIND_FILL = { city: "#c9804b", road: "#f2ead3", field: "#8cbf5a" };
 const WORDS = {
   en: {
     drawn: "Drawn tile", pack: "tiles left", spot: "Pick a square for the tile (the shaded ones fit).",
-    rotate: "Turn it:", follower: "Place a follower on the tile just laid, or pass.",
+    rotate: "Turn it (R on the spot, Enter to lay):", follower: "Place a follower on the tile just laid, or pass.",
     magic: "Place or move the mage or the witch.", conflict: "The mage and the witch met: move one.",
     pass: "No follower", remove: (f) => `Set the ${f} aside`, figure: "Which figure?",
     waiting: (n) => `${n} is playing.`, over: "Game over.", supply: "followers", total: "points",
@@ -34,7 +34,7 @@ const WORDS = {
   },
   cs: {
     drawn: "Tažená kartička", pack: "kartiček zbývá", spot: "Vyber políčko pro kartičku (vystínovaná pasují).",
-    rotate: "Otoč ji:", follower: "Polož družiníka na právě položenou kartičku, nebo pokračuj bez něj.",
+    rotate: "Otoč ji (R na místě, Enter položí):", follower: "Polož družiníka na právě položenou kartičku, nebo pokračuj bez něj.",
     magic: "Polož nebo přesuň mága či čarodějnici.", conflict: "Mág a čarodějnice se potkali: jednoho přesuň.",
     pass: "Bez družiníka", remove: (f) => `Odložit: ${f}`, figure: "Kterou figurku?",
     waiting: (n) => `Hraje ${n}.`, over: "Konec hry.", supply: "družiníků", total: "bodů",
@@ -56,7 +56,7 @@ const WORDS = {
   },
   pl: {
     drawn: "Dobrana płytka", pack: "płytek zostało", spot: "Wybierz pole dla płytki (zacienione pasują).",
-    rotate: "Obróć ją:", follower: "Postaw podwładnego na właśnie położonej płytce albo pasuj.",
+    rotate: "Obróć ją (R na polu, Enter kładzie):", follower: "Postaw podwładnego na właśnie położonej płytce albo pasuj.",
     magic: "Postaw lub przesuń maga albo czarownicę.", conflict: "Mag i czarownica spotkali się: przesuń jedno z nich.",
     pass: "Bez podwładnego", remove: (f) => `Odłóż: ${f}`, figure: "Która figurka?",
     waiting: (n) => `Gra ${n}.`, over: "Koniec gry.", supply: "podwładnych", total: "pkt",
@@ -167,9 +167,12 @@ function tileShapes(type) {
       const [x, y] = anchor(type, i);
       const sx = x + (x <= 50 ? 10 : -22);
       const sy = y + (y <= 50 ? 4 : -18);
+      // a cream shield with a brown chevron: no seat's colour, so never mistaken for a follower
       shapes.push(h("path", {
-        d: `M${sx},${sy} h12 v7 q0,7 -6,10 q-6,-3 -6,-10 z`, fill: "#2348a8", stroke: "#fff", "stroke-width": 1.5,
+        d: `M${sx},${sy} h12 v7 q0,7 -6,10 q-6,-3 -6,-10 z`, fill: "#f6ecd0", stroke: "#4a2e12", "stroke-width": 1.5,
+        class: "cc-shield",
       }));
+      shapes.push(h("path", { d: `M${sx + 2},${sy + 9} l4,-4 l4,4`, fill: "none", stroke: "#4a2e12", "stroke-width": 2 }));
     }
     if (f.kind === "monastery") {
       shapes.push(h("path", { d: "M36,62 V44 L50,32 L64,44 V62 Z", fill: "#e7d7b4", stroke: "#6b4f2e", "stroke-width": 2 }));
@@ -410,10 +413,23 @@ function spotTargets(actions, ctx, st, types, w, rerender) {
       "stroke-width": selected ? 6 : 3, "stroke-dasharray": selected ? "" : "10 6",
     }),
     h("title", {}, label));
+    // keys on the spot itself: Enter picks it (then plays the rotation shown), R or an arrow turns it
+    g.addEventListener("keydown", (e) => {
+      if (indices.length < 2 || !["r", "R", "ArrowLeft", "ArrowRight"].includes(e.key)) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const step = e.key === "ArrowLeft" ? indices.length - 1 : 1;
+      if (selected) st.spot.pick += step;
+      else st.spot = { key, pick: step % indices.length };
+      const board = g.closest(".board");
+      rerender();
+      if (board) setTimeout(() => keepFocus(board, g), 0);
+    });
     return activate(g, (e) => {
       e.stopPropagation();
       if (st.dragged) return;
       if (indices.length === 1) return ctx.play(first);
+      if (selected && e.type === "keydown") return ctx.play(shown);
       if (selected) st.spot.pick += 1;
       else st.spot = { key, pick: 0 };
       rerender();

@@ -45,6 +45,17 @@ const WORDS = {
     },
     shuffled: (n) => `Ostara shuffled her tokens for stage ${n}.`,
     drewToken: (t) => `Ostara revealed the token “${t}”.`,
+    why: {
+      witch: "witch", potion: "potion", witches: "witches", potions: "potions",
+      equal: (n) => `as many witches as potions (${n}): the first on the token`,
+      fewer: (k, a, b) => `fewer ${k} (${a} against ${b})`, noCard: (k) => `no ${k} card on offer`,
+      noGoalsNovice: "no goals on novice", goal: (g) => `goal ${g}`, noGoalHelps: "no card on offer helps a goal",
+      banner: (k) => `the banner matches her ${k}`, noBanner: "no banner matches", mostPoints: (n) => `most points (${n})`,
+      topmost: "the topmost of those left", only: "the only one on offer", noIngredient: "no ingredient on the board",
+      firstIngredient: "none of her potions needs one on offer: the first from the top", forPotion: (p) => `for the potion ${p}`,
+      firstAnimal: "the first animal from the top she has not got", everyAnimal: "she has every animal on offer: an ingredient instead",
+      brews: "Ostara brews without tools: the most points, then the leftmost",
+    },
     chose: (what, why) => `Ostara chose ${what}${why ? ` (${why})` : ""}.`,
   },
   cs: {
@@ -80,6 +91,17 @@ const WORDS = {
     },
     shuffled: (n) => `Ostara míchá žetony na etapu ${n}.`,
     drewToken: (t) => `Ostara odhaluje žeton „${t}“.`,
+    why: {
+      witch: "čarodějka", potion: "lektvar", witches: "čarodějek", potions: "lektvarů",
+      equal: (n) => `stejně čarodějek jako lektvarů (${n}): první na žetonu`,
+      fewer: (k, a, b) => `méně ${k} (${a} proti ${b})`, noCard: (k) => `v nabídce není žádná karta (${k})`,
+      noGoalsNovice: "na nováčkovskou obtížnost neplní cíle", goal: (g) => `cíl ${g}`, noGoalHelps: "k cíli nepomůže žádná karta v nabídce",
+      banner: (k) => `prapor odpovídá jejím kartám (${k})`, noBanner: "žádný prapor neodpovídá", mostPoints: (n) => `nejvíc bodů (${n})`,
+      topmost: "nejvyšší ze zbylých", only: "jediná v nabídce", noIngredient: "na desce není žádná surovina",
+      firstIngredient: "žádný její lektvar nepotřebuje nic z nabídky: první shora", forPotion: (p) => `pro lektvar ${p}`,
+      firstAnimal: "první zvíře shora, které ještě nemá", everyAnimal: "má každé zvíře z nabídky: místo něj surovina",
+      brews: "Ostara vaří bez nástrojů: nejvíc bodů, pak nejlevější",
+    },
     chose: (what, why) => `Ostara volí: ${what}${why ? ` (${why})` : ""}.`,
   },
   pl: {
@@ -115,6 +137,17 @@ const WORDS = {
     },
     shuffled: (n) => `Ostara tasuje żetony na etap ${n}.`,
     drewToken: (t) => `Ostara odkrywa żeton „${t}”.`,
+    why: {
+      witch: "wiedźma", potion: "eliksir", witches: "wiedźm", potions: "eliksirów",
+      equal: (n) => `tyle samo wiedźm co eliksirów (${n}): pierwszy na żetonie`,
+      fewer: (k, a, b) => `mniej ${k} (${a} wobec ${b})`, noCard: (k) => `brak karty w ofercie (${k})`,
+      noGoalsNovice: "na poziomie nowicjuszki nie zdobywa celów", goal: (g) => `cel ${g}`, noGoalHelps: "żadna karta w ofercie nie pomaga w celu",
+      banner: (k) => `sztandar pasuje do jej kart (${k})`, noBanner: "żaden sztandar nie pasuje", mostPoints: (n) => `najwięcej punktów (${n})`,
+      topmost: "najwyższa z pozostałych", only: "jedyna w ofercie", noIngredient: "na planszy nie ma składników",
+      firstIngredient: "żaden jej eliksir nie potrzebuje nic z oferty: pierwszy od góry", forPotion: (p) => `dla eliksiru ${p}`,
+      firstAnimal: "pierwsze zwierzę od góry, którego jeszcze nie ma", everyAnimal: "ma każde zwierzę z oferty: zamiast tego składnik",
+      brews: "Ostara warzy bez narzędzi: najwięcej punktów, potem najbardziej z lewej",
+    },
     chose: (what, why) => `Ostara wybiera: ${what}${why ? ` (${why})` : ""}.`,
   },
 };
@@ -171,14 +204,16 @@ function ingredientChip(ctx, kind, label = null, attrs = {}) {
   return h("span", {
     class: `cd-ing${kind ? "" : " cd-empty"}`, "data-kind": kind || "", title: name, "aria-label": name,
     style: kind ? { background: INGREDIENT_COLOURS[kind] || "#888" } : null, ...attrs,
-  }, label === null ? (kind ? name.slice(0, 2) : "·") : label);
+  }, label === null ? (kind ? name : "·") : label === "" ? "" : `${name} ${label}`);
 }
 
 function dots(ctx, kinds) {
   const L = lookups(ctx.catalog);
-  return h("span", { class: "cd-dots" }, kinds.map((k) => h("span", {
-    class: "cd-dot", style: { background: INGREDIENT_COLOURS[k] || "#888" }, title: L.ingredients[k] ? ctx.name(L.ingredients[k]) : k,
-  })));
+  // a dot each, and the names in words: a reader needs no colour legend
+  const names = kinds.map((k) => (L.ingredients[k] ? ctx.name(L.ingredients[k]) : k));
+  return h("span", { class: "cd-dots" }, kinds.map((k, i) => h("span", {
+    class: "cd-dot", style: { background: INGREDIENT_COLOURS[k] || "#888" }, title: names[i], "aria-hidden": "true",
+  })), h("span", { class: "cd-mini cd-names" }, names.join(", ")));
 }
 
 function apLine(ap) {
@@ -491,11 +526,45 @@ export function describe(event, ctx) {
       else if (L.ingredients[d.choice]) what = named(L.ingredients, d.choice);
       else if (L.animals[d.choice]) what = named(L.animals, d.choice);
       else what = cardName(d.choice);
-      return w.chose(what, d.reason);
+      return w.chose(what, d.reason ? ostaraReason(d.reason, w, cardName) : "");
     }
     default:
       return d.type || "";
   }
+}
+
+/** Ostara's reason (the engine's English, made of the phrases of games/carodeni/ostara.py joined
+ * by "; ") in the reader's language, phrase by phrase; a phrase not known stays as it came. */
+function ostaraReason(text, w, cardName) {
+  const r = w.why;
+  if (!r) return text;
+  const kinds = { witch: r.witch, potion: r.potion, witches: r.witches, potions: r.potions };
+  const rules = [
+    [/^as many witches as potions \((\d+)\): the first on the token$/, (m) => r.equal(m[1])],
+    [/^fewer (witch|potion)s \((\d+) against (\d+)\)$/, (m) => r.fewer(kinds[`${m[1]}es`] || kinds[`${m[1]}s`], m[2], m[3])],
+    [/^no (witch|potion) card on offer$/, (m) => r.noCard(kinds[m[1]])],
+    [/^goals: none pursued on novice$/, () => r.noGoalsNovice],
+    [/^goal (\S+) \((.*)\)$/, (m) => r.goal(m[1])],
+    [/^goals: no card on offer helps one$/, () => r.noGoalHelps],
+    [/^banner matches her (potions|witches)$/, (m) => r.banner(kinds[m[1]])],
+    [/^banner: none matches$/, () => r.noBanner],
+    [/^most points \((\d+)\)$/, (m) => r.mostPoints(m[1])],
+    [/^the topmost of those left$/, () => r.topmost],
+    [/^the only one on offer$/, () => r.only],
+    [/^no ingredient on the board$/, () => r.noIngredient],
+    [/^no potion of hers needs one on offer: the first from the top$/, () => r.firstIngredient],
+    [/^for potion (\S+)$/, (m) => r.forPotion(cardName(m[1]))],
+    [/^the first animal from the top that she has not yet$/, () => r.firstAnimal],
+    [/^she has every animal on offer: an ingredient instead$/, () => r.everyAnimal],
+    [/^Ostara brews without tools: the most points, then the leftmost$/, () => r.brews],
+  ];
+  return text.split("; ").map((part) => {
+    for (const [pattern, say] of rules) {
+      const m = part.match(pattern);
+      if (m) return say(m);
+    }
+    return part;
+  }).join("; ");
 }
 
 function ensureStyle() {

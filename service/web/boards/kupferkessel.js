@@ -4,17 +4,18 @@
 // (end, keep or not); the rest (wand and hat, decline) as buttons beside the card in hand.
 import { activate, h } from "../dom.js";
 
-const COLOURS = { white: "#f2efe6", black: "#2b2b2b", grey: "#9c9c9c", blue: "#4a7fc1", brown: "#8b5a2b", green: "#4f9a41", purple: "#7d4e9e" };
+// dark enough that white words on them reach AA contrast (4.5:1)
+const COLOURS = { white: "#f2efe6", black: "#2b2b2b", grey: "#b5b5b5", blue: "#2f5f9e", brown: "#7a4c22", green: "#2f6f26", purple: "#6a3f8a" };
 const DARK = new Set(["black", "blue", "brown", "green", "purple"]);
 
 const WORDS = {
   en: {
-    deck: "deck", removed: "out", setAside: "set aside", hand: "in hand", cauldron: "cauldron", hidden: "hidden card",
+    deck: "deck", removed: "out", setAside: "set aside", hand: "in hand", cauldron: "cauldron", hidden: "hidden card", hiddenTaken: "a card — remember it",
     recipes: "recipes", cards: "cards", playAgain: "Play again (wand and hat)", decline: "No special action",
     explode: "Explode", keep: "Keep it", drop: "Set it aside", move: (n) => `Move ${n}`,
     created: (s) => `A game for ${s}.`, started: "The square is laid out.", laid: "The 32 cards are dealt into the square.",
     cauldronStarted: (who, card) => `${who}'s cauldron starts with ${card}.`, stacked: (n) => `${n} cards are left in the deck.`,
-    dealt: (who, n) => `${who} gets ${n} recipes.`, moved: (who, n) => (n == null ? `${who} moved.` : `${who} moved ${n} steps.`),
+    dealt: (who, n) => `${who} gets ${n} recipes.`, moved: (who, n) => (n == null ? `${who} moved (how far — remember it).` : `${who} moved ${n} steps.`),
     took: (who, card) => `${who} took ${card}.`, exploded: (who, victim, card) => `${who} exploded ${victim}'s cauldron: ${card} goes ${""}away.`,
     extra: (who) => `${who} plays another turn (wand and hat).`, declined: (who) => `${who} used no special action.`,
     refilled: (card) => `A gap was refilled with ${card}.`, turn: (who) => `Now it is ${who}'s turn.`,
@@ -22,12 +23,12 @@ const WORDS = {
     ended: (who) => (who ? `Game over: ${who} took the last card of a line.` : "Game over: no card can be reached any more."),
   },
   cs: {
-    deck: "balíček", removed: "mimo hru", setAside: "odložené", hand: "v ruce", cauldron: "kotlík", hidden: "skrytá karta",
+    deck: "balíček", removed: "mimo hru", setAside: "odložené", hand: "v ruce", cauldron: "kotlík", hidden: "skrytá karta", hiddenTaken: "skrytou kartu — zapamatuj si ji",
     recipes: "recepty", cards: "karet", playAgain: "Hrát znovu (hůlka a klobouk)", decline: "Bez zvláštní akce",
     explode: "Vybuchnout", keep: "Ponechat", drop: "Odložit", move: (n) => `Táhnout o ${n}`,
     created: (s) => `Hra pro: ${s}.`, started: "Čtverec je připraven.", laid: "32 karet je rozloženo do čtverce.",
     cauldronStarted: (who, card) => `Kotlík hráče ${who} začíná kartou ${card}.`, stacked: (n) => `V balíčku zbývá ${n} karet.`,
-    dealt: (who, n) => `${who} dostává ${n} recepty.`, moved: (who, n) => (n == null ? `${who} táhl(a).` : `${who} táhl(a) o ${n}.`),
+    dealt: (who, n) => `${who} dostává ${n} recepty.`, moved: (who, n) => (n == null ? `${who} táhl(a) (o kolik — zapamatuj si to).` : `${who} táhl(a) o ${n}.`),
     took: (who, card) => `${who} vzal(a) ${card}.`, exploded: (who, victim, card) => `${who} nechal(a) vybuchnout kotlík hráče ${victim}: ${card} je pryč.`,
     extra: (who) => `${who} hraje znovu (hůlka a klobouk).`, declined: (who) => `${who} nepoužil(a) zvláštní akci.`,
     refilled: (card) => `Mezera doplněna kartou ${card}.`, turn: (who) => `Na tahu je ${who}.`,
@@ -35,12 +36,12 @@ const WORDS = {
     ended: (who) => (who ? `Konec hry: ${who} vzal(a) poslední kartu řady.` : "Konec hry: žádná karta už není na dosah."),
   },
   pl: {
-    deck: "talia", removed: "poza grą", setAside: "odłożone", hand: "w ręce", cauldron: "kociołek", hidden: "ukryta karta",
+    deck: "talia", removed: "poza grą", setAside: "odłożone", hand: "w ręce", cauldron: "kociołek", hidden: "ukryta karta", hiddenTaken: "ukrytą kartę — zapamiętaj ją",
     recipes: "receptury", cards: "kart", playAgain: "Zagraj ponownie (różdżka i kapelusz)", decline: "Bez akcji specjalnej",
     explode: "Wysadź", keep: "Zatrzymaj", drop: "Odłóż", move: (n) => `Ruch o ${n}`,
     created: (s) => `Gra dla: ${s}.`, started: "Kwadrat jest gotowy.", laid: "32 karty rozłożono w kwadrat.",
     cauldronStarted: (who, card) => `Kociołek gracza ${who} zaczyna się od ${card}.`, stacked: (n) => `W talii zostało ${n} kart.`,
-    dealt: (who, n) => `${who} dostaje ${n} receptury.`, moved: (who, n) => (n == null ? `${who} wykonał(a) ruch.` : `${who} przesunął(ęła) się o ${n}.`),
+    dealt: (who, n) => `${who} dostaje ${n} receptury.`, moved: (who, n) => (n == null ? `${who} wykonał(a) ruch (o ile — zapamiętaj to).` : `${who} przesunął(ęła) się o ${n}.`),
     took: (who, card) => `${who} wziął(ęła) ${card}.`, exploded: (who, victim, card) => `${who} wysadził(a) kociołek gracza ${victim}: ${card} przepada.`,
     extra: (who) => `${who} gra jeszcze raz (różdżka i kapelusz).`, declined: (who) => `${who} nie użył(a) akcji specjalnej.`,
     refilled: (card) => `Lukę uzupełniono kartą ${card}.`, turn: (who) => `Teraz ruch: ${who}.`,
@@ -50,6 +51,10 @@ const WORDS = {
 };
 
 const words = (ctx) => WORDS[ctx.lang] || WORDS.en;
+
+/** The memory rule: what the log showed of a card may be hidden after the next move, so the shell
+ * reads the log again after each move rather than keep what it was shown live (a reload shows the same). */
+export const forgets = true;
 
 /** Where pawn position `p` (0–19) is on the 8×8 layout whose inner 6×6 is the square. */
 function ringCell(p) {
@@ -128,7 +133,7 @@ export function render(root, ctx) {
   for (const pawn of v.pawns) {
     if (pawn.position == null) continue;
     const [r, c] = ringCell(pawn.position);
-    const el = h("div", { class: `kk-pawn kk-pawn-${pawn.colour}`, "data-seat": pawn.seat, title: seatName(pawn.seat), "aria-label": `${seatName(pawn.seat)} (${pawn.position})` },
+    const el = h("div", { class: `kk-pawn kk-pawn-${pawn.colour}`, "data-seat": pawn.seat, title: seatName(pawn.seat), role: "img", "aria-label": `${seatName(pawn.seat)} (${pawn.position})` },
       h("svg", { viewBox: "0 0 20 24", "aria-hidden": "true" },
         h("circle", { cx: 10, cy: 6, r: 5 }), h("path", { d: "M3 23 Q10 6 17 23 Z" })));
     const move = pawn.seat === ctx.seat ? find((a) => a.type === "move") : -1;
@@ -190,8 +195,8 @@ export function describe(event, ctx) {
   const w = words(ctx);
   const d = event.data || {};
   const who = (s) => (s == null ? "?" : ctx.seats[s]?.name ?? `#${s + 1}`);
-  const cardName = (id) => {
-    if (id == null) return w.hidden;
+  const cardName = (id, taken = false) => {
+    if (id == null) return taken ? w.hiddenTaken : w.hidden;
     const info = cardInfo(ctx, id);
     return info ? ctx.name(info) : id;
   };
@@ -203,14 +208,14 @@ export function describe(event, ctx) {
     case "DeckStacked": return w.stacked(d.count ?? d.deck?.length ?? 0);
     case "RecipesDealt": return w.dealt(who(d.seat), d.count ?? d.recipes?.length ?? 2);
     case "PawnMoved": return w.moved(who(d.seat), d.steps);
-    case "CardTaken": return w.took(who(d.seat), cardName(d.card));
+    case "CardTaken": return w.took(who(d.seat), cardName(d.card, true));
     case "CauldronExploded": return w.exploded(who(d.seat), who(d.victim), cardName(d.card));
     case "ExtraTurnGranted": return w.extra(who(d.seat));
     case "SpecialDeclined": return w.declined(who(d.seat));
     case "SpotRefilled": return w.refilled(cardName(d.card));
     case "TurnEnded": return w.turn(who(d.next));
-    case "CardKept": return w.kept(who(d.seat), cardName(d.card));
-    case "CardSetAside": return w.setAsideBy(who(d.seat), cardName(d.card));
+    case "CardKept": return w.kept(who(d.seat), cardName(d.card, true));
+    case "CardSetAside": return w.setAsideBy(who(d.seat), cardName(d.card, true));
     case "GameEnded": return w.ended(d.by == null ? null : who(d.by));
     default: return `${event.seat != null ? `${who(event.seat)}: ` : ""}${event.type}`;
   }

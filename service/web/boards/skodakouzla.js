@@ -6,11 +6,14 @@
 import { activate, h } from "../dom.js";
 
 const COLOURS = { fire: "#d9532c", ice: "#6fb7e0", forest: "#4f9a41", dark: "#5b3f77", neutral: "#d8cbb0" };
+/** A card's name band: its colour, dark enough under white words (AA), or light under dark ones. */
+const BANDS = { fire: "#a8361a", ice: "#9fd3f0", forest: "#2f6b26", dark: "#5b3f77", neutral: "#e4d9c0" };
+const LIGHT = new Set(["ice", "neutral"]);
 
 const WORDS = {
   en: {
-    life: "life", magic: "magic", curses: "curses", frozen: "frozen", level: "level", hand: "hand", deck: "deck",
-    discard: "discard", shop: "shop", row: "row", laid: "laid spells", removed: "removed", cancel: "Cancel",
+    life: "life", magic: "magic", curses: "curses", frozen: "frozen", level: "level", hand: "Hand", deck: "deck",
+    discard: "discard", shop: "shop", row: "Row (creatures and defences in play)", laid: "laid spells", removed: "removed", cancel: "Cancel",
     left: "left end", right: "right end", wizard: "wizard", choose: "Choose:", endPhase: "End phase", fromLeft: "from the left", fromRight: "from the right",
     types: { lay: "Lay", buy: "Buy", turn_into_magic: "Turn into magic", swap_shop: "Swap in the shop", store_magic: "Store magic", remove_card: "Remove from the game", promote: "Promote", resolve: "Act", end_phase: "End phase" },
     option: (n) => `ability ${n + 1}`, top: "onto the deck", target: (x) => `at ${x}`, from: (x) => `from the ${x}`, end: (x) => `at the ${x} end`,
@@ -22,8 +25,8 @@ const WORDS = {
     acted: (c) => `${c} acts.`, removedE: (who, c) => `${who} removed ${c} from the game.`, ended: (who) => `${who} ends the turn.`, wizardOf: (who) => `${who}'s wizard`,
   },
   cs: {
-    life: "životy", magic: "magie", curses: "kletby", frozen: "zmrazen", level: "úroveň", hand: "ruka", deck: "balíček",
-    discard: "odhazovací balíček", shop: "obchod", row: "řada", laid: "seslaná kouzla", removed: "mimo hru", cancel: "Zpět",
+    life: "životy", magic: "magie", curses: "kletby", frozen: "zmrazen", level: "úroveň", hand: "Ruka", deck: "balíček",
+    discard: "odhazovací balíček", shop: "obchod", row: "Řada (bytosti a obrany ve hře)", laid: "seslaná kouzla", removed: "mimo hru", cancel: "Zpět",
     left: "levý konec", right: "pravý konec", wizard: "čaroděj", choose: "Vyber:", endPhase: "Konec fáze", fromLeft: "zleva", fromRight: "zprava",
     types: { lay: "Vyložit", buy: "Koupit", turn_into_magic: "Proměnit v magii", swap_shop: "Vyměnit v obchodě", store_magic: "Uložit magii", remove_card: "Odstranit ze hry", promote: "Povýšit", resolve: "Zahrát", end_phase: "Konec fáze" },
     option: (n) => `schopnost ${n + 1}`, top: "na balíček", target: (x) => `na ${x}`, from: (x) => (x === "left" ? "zleva" : "zprava"), end: (x) => (x === "left" ? "na levý konec" : "na pravý konec"),
@@ -35,8 +38,8 @@ const WORDS = {
     acted: (c) => `${c} jedná.`, removedE: (who, c) => `${who} odstranil(a) ${c} ze hry.`, ended: (who) => `${who} končí tah.`, wizardOf: (who) => `čaroděj hráče ${who}`,
   },
   pl: {
-    life: "życie", magic: "magia", curses: "klątwy", frozen: "zamrożony", level: "poziom", hand: "ręka", deck: "talia",
-    discard: "stos odrzuconych", shop: "sklep", row: "rząd", laid: "rzucone zaklęcia", removed: "poza grą", cancel: "Wróć",
+    life: "życie", magic: "magia", curses: "klątwy", frozen: "zamrożony", level: "poziom", hand: "Ręka", deck: "talia",
+    discard: "stos odrzuconych", shop: "sklep", row: "Rząd (istoty i obrony w grze)", laid: "rzucone zaklęcia", removed: "poza grą", cancel: "Wróć",
     left: "lewy koniec", right: "prawy koniec", wizard: "czarodziej", choose: "Wybierz:", endPhase: "Koniec fazy", fromLeft: "z lewej", fromRight: "z prawej",
     types: { lay: "Wyłóż", buy: "Kup", turn_into_magic: "Zamień w magię", swap_shop: "Wymień w sklepie", store_magic: "Przechowaj magię", remove_card: "Usuń z gry", promote: "Awansuj", resolve: "Zagraj", end_phase: "Koniec fazy" },
     option: (n) => `zdolność ${n + 1}`, top: "na talię", target: (x) => `w ${x}`, from: (x) => (x === "left" ? "z lewej" : "z prawej"), end: (x) => (x === "left" ? "na lewym końcu" : "na prawym końcu"),
@@ -71,10 +74,37 @@ function info(ctx, id) {
   return ctx.catalog.cards.find((c) => c.id === id);
 }
 
-function effectText(c) {
+/** Effect words: an icon and a short word or two per effect (games/skodakouzla/effects.py's
+ * vocabulary); a key not known stays as `key value`. */
+const EFFECT = {
+  en: { two: "two in a row", targeted: "aimed", area: "all", heal: "heal", addLife: "life", others: "others", uncurse: "lift", draw: "draw",
+    magic: "magic", fury: "fury", drainMagic: "steal", drain: "drain", wizard: "wizard", whenHit: "if hit:", freeze: "freeze" },
+  cs: { two: "dva v řadě", targeted: "cílený", area: "všem", heal: "léčí", addLife: "život", others: "ostatním", uncurse: "sejme", draw: "lízne",
+    magic: "magie", fury: "zuřivost", drainMagic: "ukradne", drain: "vysaje", wizard: "čaroději", whenHit: "při zásahu:", freeze: "mráz" },
+  pl: { two: "dwa w rzędzie", targeted: "celowany", area: "wszystkim", heal: "leczy", addLife: "życie", others: "pozostałym", uncurse: "zdejmuje", draw: "dobiera",
+    magic: "magia", fury: "furia", drainMagic: "kradnie", drain: "wysysa", wizard: "czarodziejowi", whenHit: "gdy trafiony:", freeze: "mróz" },
+};
+
+function effectText(c, code = "en") {
+  const w = EFFECT[code] || EFFECT.en;
   const list = (x) => (x == null ? [] : [].concat(x)).filter((e) => e && typeof e === "object");
-  return [...list(c.on_lay), ...list(c.effects), ...list(c.acts), ...list(c.reaction)].map((e) =>
-    (e.do == null ? [Object.entries(e).map(([k, x]) => `${k} ${x}`).join(" ")] : [e.do === "attack" ? "⚔" : e.do, e.kind && e.kind !== "basic" ? e.kind : "", e.power ?? e.amount ?? "", e.curse ? "☠" : "", e.freeze ? "❄" : ""]).filter((x) => x !== "" && x != null).join(" ")).join(" · ");
+  const riders = (e) => [e.curse ? `☠${e.curse}` : "", e.freeze ? `❄ ${w.freeze}` : "", e.heal_wizard ? `♥+${e.heal_wizard} ${w.wizard}` : "", e.drain ? `✦−${e.drain} ${w.drain}` : ""];
+  const one = (e) => {
+    switch (e.do) {
+      case "attack": return [`⚔ ${e.power ?? ""}`, e.kind && e.kind !== "basic" ? w[e.kind] || e.kind : "", ...riders(e)];
+      case "heal": return [`♥+${e.amount} ${w.heal}`];
+      case "add_life": return [`♥+${e.amount} ${w.addLife}`, e.target === "others" ? w.others : ""];
+      case "uncurse": return [`☠−${e.amount} ${w.uncurse}`];
+      case "draw": return [`🂠+${e.amount} ${w.draw}`];
+      case "magic": return [`✦+${e.amount} ${w.magic}`];
+      case "fury": return [`⚔ ${w.fury}`];
+      case "drain_magic": return [`✦−${e.amount} ${w.drainMagic}`];
+      case undefined: return [w.whenHit, e.damage ? `⚔ ${e.damage}` : "", ...riders(e)];
+      default: return [e.do, e.amount ?? e.power ?? ""];
+    }
+  };
+  return [...list(c.on_lay), ...list(c.effects), ...list(c.acts), ...list(c.reaction)]
+    .map((e) => one(e).filter((x) => x !== "" && x != null).join(" ")).join(" · ");
 }
 
 /** A card face from the catalog; `entry` may carry life, frost and stored magic of a laid card. */
@@ -83,11 +113,12 @@ function card(ctx, uid, id, entry = {}) {
   const name = c ? ctx.name(c) : id;
   const el = h("div", {
     class: `sk-card sk-${c?.type || "unknown"}${entry.frozen ? " sk-frozen" : ""}`, "data-uid": uid, "data-card": id, title: name,
-    style: { borderColor: COLOURS[c?.colour] || "#999", background: `linear-gradient(${COLOURS[c?.colour] || "#ccc"} 0 26%, #fffaf0 26%)` },
+    style: { borderColor: COLOURS[c?.colour] || "#999" },
   },
   h("span", { class: "sk-cost", title: "cost" }, c?.cost ?? "?"),
-  h("span", { class: "sk-name" }, name),
-  h("span", { class: "sk-text" }, c ? effectText(c) : ""),
+  // the name on its band, however many lines it takes; dark words on a light band
+  h("span", { class: `sk-name${LIGHT.has(c?.colour) ? " sk-light" : ""}`, style: { background: BANDS[c?.colour] || "#666" } }, name),
+  h("span", { class: "sk-text" }, c ? effectText(c, ctx.lang) : ""),
   c?.life != null ? h("span", { class: "sk-life", title: "life" }, entry.life ?? c.life) : null,
   entry.frozen ? h("span", { class: "sk-frost", title: "frozen" }, "❄") : null,
   entry.magic ? h("span", { class: "sk-stored", title: "magic" }, `✦${entry.magic}`) : null);
@@ -186,7 +217,7 @@ export function render(root, ctx) {
       if (!elementFor.has(key)) return null;
       return narrow(h("div", { class: "sk-slot", title: isMe ? w[side] : w[side === "left" ? "fromLeft" : "fromRight"] }, side === "left" ? "◀" : "▶"), key);
     };
-    const row = h("div", { class: "sk-row", "data-testid": `row-${p.seat}` }, ends("left"), rowCards.length ? rowCards : h("span", { class: "muted" }, w.row), ends("right"));
+    const row = h("div", { class: "sk-row", "data-testid": `row-${p.seat}` }, ends("left"), rowCards.length ? rowCards : h("span", { class: "muted" }, "—"), ends("right"));
     const hand = p.hand
       ? h("div", { class: "sk-hand", "data-testid": `hand-${p.seat}` }, p.hand.map((x) => pickable(card(ctx, x.uid, x.card), x.uid)))
       : h("div", { class: "sk-hand", "data-testid": `hand-${p.seat}` }, Array.from({ length: Math.min(p.hand_size, 8) }, () => back()), h("span", { class: "muted" }, ` ${p.hand_size}`));
@@ -202,7 +233,10 @@ export function render(root, ctx) {
       wizard.dataset.action = String(wizardTarget[0][1]);
       activate(wizard, () => play(wizardTarget[0][1]));
     }
-    return h("section", { class: `sk-player${isMe ? " sk-me" : ""}`, "data-seat": p.seat }, wizard, row, isMe ? hand : null, piles, isMe ? null : hand);
+    // the row and the hand each under its name (the hand sat unlabelled under the row)
+    const labelled = (word, el) => [h("div", { class: "sk-label" }, word), el];
+    return h("section", { class: `sk-player${isMe ? " sk-me" : ""}`, "data-seat": p.seat }, wizard,
+      labelled(w.row, row), isMe ? labelled(w.hand, hand) : null, piles, isMe ? null : labelled(w.hand, hand));
   };
 
   const shop = h("section", { class: "sk-shop", "data-testid": "shop" },
