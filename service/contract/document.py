@@ -57,6 +57,7 @@ RESPONSE_HEADERS: dict[tuple[str, str, str], dict[str, Any]] = {
     ("post", "/commands", "201"): {"ETag": ETAG},
     ("post", "/games", "201"): {"Location": LOCATION},
     ("post", "/import", "201"): {"Location": LOCATION},
+    ("post", "/rematch", "201"): {"Location": LOCATION},
 }
 
 #: (method, path suffix) → the request headers the operation reads.
