@@ -15,10 +15,9 @@ from functools import cache
 from typing import Any
 
 from games.carcassonne import features, scoring, tiles
-from games.carcassonne.search import searchable
 from games.interface import Bot, Command
 from games.rng import Rng
-from games.search import bot
+from games.search import Searchable, bot
 
 S = dict[str, Any]
 
@@ -184,4 +183,10 @@ def default_bot(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Co
     return _follower(s, actions, rng)
 
 
-BOTS: dict[str, Bot] = {"random": random_bot, "default": default_bot, "strong": bot(searchable)}
+def _searchable() -> Searchable:
+    from games.carcassonne.search import searchable  # its evaluation builds on this module's
+
+    return searchable()
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "default": default_bot, "strong": bot(_searchable)}
