@@ -12,8 +12,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from games.carcassonne import tiles
-from games.carcassonne.bots import _worth
+from games.carcassonne import scoring, tiles
 from games.interface import Rules, State
 from games.search import FastRng, Searchable, standing
 
@@ -22,7 +21,7 @@ ITERATIONS = 480
 #: Points that make the odds of winning e:1 in a cut-off playout's evaluation.
 SCALE = 8.0
 #: What a follower still in the supply is worth while the pack lasts.
-FOLLOWER = 0.5
+FOLLOWER = 1.0
 
 _TABLE = (
     "seats",
@@ -62,17 +61,17 @@ def determinize(view: Mapping[str, Any], rng: FastRng) -> State:
 
 
 def evaluate(state: State) -> Sequence[float]:
-    """Each seat's standing from the points it holds and what the default bot expects its open
-    features to bring it (their end-game value, a share of a likely completion bonus, less what
-    they bring its rivals)."""
+    """Each seat's standing from the points it holds, the points its followers would score were
+    the game to end now (as the final scoring counts them), and its followers still to place."""
     points = [float(sum(parts.values())) for parts in state["scores"]]
-    feats = state["features"]
-    held = [f for f, rec in feats.items() if rec["followers"] and (rec["open"] or rec["kind"] == "field")]
-    for seat in range(len(points)):
-        table = {**state, "pack_size": len(state["remaining"]), "seat": seat}
-        points[seat] += sum(_worth(table, fid, seat) for fid in held)
-        if len(state["remaining"]) > 10:
-            points[seat] += FOLLOWER * min(state["supply"][seat], 4)
+    for fid, rec in state["features"].items():
+        if rec["followers"] and (rec["open"] > 0 or rec["kind"] == "field"):
+            value = scoring.points(state, fid)
+            for seat in scoring.majority(rec):
+                points[seat] += value
+    if len(state["remaining"]) > 10:
+        for seat, left in enumerate(state["supply"]):
+            points[seat] += FOLLOWER * min(left, 4)
     return standing(points, SCALE)
 
 
