@@ -1,5 +1,4 @@
-"""Bots: ``random`` (uniform over the legal actions), ``default`` (a one-ply heuristic) and ``strong``
-(the search of :mod:`games.search`; ``search.py`` here lends it the table and its evaluation).
+"""Bots: ``random`` (uniform over the legal actions) and ``default`` (a one-ply heuristic).
 
 The default bot values each feature it might touch as the points it would bring (completed: what
 it scores now; incomplete: its end-game value plus a share of the completion bonus), counted for the
@@ -15,10 +14,8 @@ from functools import cache
 from typing import Any
 
 from games.carcassonne import features, scoring, tiles
-from games.carcassonne.search import searchable
 from games.interface import Bot, Command
 from games.rng import Rng
-from games.search import bot
 
 S = dict[str, Any]
 
@@ -184,4 +181,7 @@ def default_bot(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Co
     return _follower(s, actions, rng)
 
 
-BOTS: dict[str, Bot] = {"random": random_bot, "default": default_bot, "strong": bot(searchable)}
+# ``strong`` is not offered here yet: the search (search.py here lends it all it needs, and its tests
+# run) won less than an equal share against two ``default`` bots (docs/strength.md). Offer it
+# (``bot(searchable)`` from games.search) once bench/strength.py shows it beats ``default``.
+BOTS: dict[str, Bot] = {"random": random_bot, "default": default_bot}

@@ -26,8 +26,11 @@ from games.search import FastRng, Searchable, standing
 ITERATIONS = 500
 #: Points that make the odds of winning e:1 in a cut-off playout's evaluation.
 SCALE = 5.0
-#: How much of a held potion's points its gathered ingredients count for.
-PROGRESS = 0.6
+#: How much of a held potion's points its gathered ingredients count for (times the share gathered,
+#: squared: a potion barely begun is worth little, or the search hoards potions it cannot brew).
+PROGRESS = 0.5
+#: What a witch won (not a novice) adds while in hand or played.
+WITCH = 1.5
 
 _PLAYER = (
     "played",
@@ -123,16 +126,21 @@ def determinize(view: Mapping[str, Any], rng: FastRng) -> State:
 
 
 def evaluate(state: State) -> Sequence[float]:
-    """Each seat's standing from its points now and a share of the potions it is gathering for."""
+    """Each seat's standing from its points now, a share of the two potions it is nearest to
+    brewing (more would make the search hoard potions it cannot brew) and the witches it has won,
+    in hand or played (the action points of turns to come; resting merely brings them back)."""
     points = []
     for seat, p in enumerate(state["players"]):
         total = float(sum(breakdown(state, seat).values()))
         have = Counter({k: n for k, n in p["ingredients"].items() if n})
+        near = []
         for potion in p["potions"]:
             need = Counter(content.potion_card(potion)["ingredients"])
             if need:
                 covered = sum(min(n, have[k]) for k, n in need.items()) / sum(need.values())
-                total += PROGRESS * covered * content.potion_card(potion)["points"]
+                near.append(covered**2 * content.potion_card(potion)["points"])
+        total += PROGRESS * sum(sorted(near)[-2:])
+        total += WITCH * sum(1 for w in [*p["hand"], *p["played"]] if not content.is_novice(w))
         points.append(total)
     return standing(points, SCALE)
 

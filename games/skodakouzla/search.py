@@ -19,13 +19,15 @@ from typing import Any
 
 from games.interface import Rules, State
 from games.search import FastRng, Searchable
-from games.skodakouzla.bots import _table, _worth
+from games.skodakouzla.bots import _table, _value, _worth
 from games.skodakouzla.setup import _number_cards
 
 #: Iterations a move: ≤ ~200 ms of one core (bench/strength.py prints the time per move).
 ITERATIONS = 480
 #: How much of the default bot's table worth makes the odds of winning e:1.
 SCALE = 10.0
+#: What the cards a wizard owns (its deck's quality, by the default bot's worth of a card) add.
+DECK = 0.3
 
 
 def determinize(view: Mapping[str, Any], rng: FastRng) -> State:
@@ -61,9 +63,20 @@ def determinize(view: Mapping[str, Any], rng: FastRng) -> State:
     return state
 
 
+def _owned(state: State, seat: int) -> float:
+    p = state["players"][seat]
+    uids = [*p["deck"], *p["hand"], *p["discard"], *p["limbo"], *(e["uid"] for e in p["row"])]
+    return sum(_value(state["cards"][u]) for u in uids)
+
+
 def evaluate(state: State) -> Sequence[float]:
-    """Each seat's standing from the default bot's worth of the table (lives, curses, creatures)."""
-    return [1.0 / (1.0 + math.exp(-_worth(state, seat) / SCALE)) for seat in range(2)]
+    """Each seat's standing from the default bot's worth of the table (lives, curses, creatures)
+    and of the cards it owns: a turn spent buying shows in the deck before it shows on the table."""
+    if state["phase"] == "over":
+        return [1.0 if state["winner"] == seat else 0.0 for seat in range(2)]
+    decks = [_owned(state, seat) for seat in range(2)]
+    lead = [_worth(state, seat) + DECK * (decks[seat] - decks[1 - seat]) for seat in range(2)]
+    return [1.0 / (1.0 + math.exp(-x / SCALE)) for x in lead]
 
 
 @cache

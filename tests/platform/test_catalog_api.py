@@ -46,3 +46,21 @@ def test_each_catalog_names_everything_in_three_languages(api: Client, game_id: 
     named = _named(catalog)
     assert len(named) > 5
     assert all(set(n) == LANGUAGES and all(n.values()) for n in named)
+
+
+def test_the_list_offers_each_bot_level_named_described_and_measured(api: Client) -> None:
+    """Every bot a game seats is a level with a name and a one-line description in cs/pl/en; the
+    search level ``strong``, where a game offers it, carries the strength the benchmark stored."""
+    for entry in api.get("/api/v1/catalog").body:
+        game = games.load(entry["game"])
+        assert [level["bot"] for level in entry["levels"]] == list(game.BOTS)
+        for level in entry["levels"]:
+            assert set(level["names"]) == set(level["descriptions"]) == LANGUAGES, level
+            assert all(level["names"].values()) and all(level["descriptions"].values()), level
+        offered = [level for level in entry["levels"] if level["bot"] == "strong"]
+        if not offered:
+            continue
+        against = {match["against"]: match for match in offered[0]["strength"]}
+        assert "default" in against, entry["game"]
+        measured = against["default"]
+        assert measured["games"] > 0 and 0 <= measured["low"] <= measured["share"] <= measured["high"] <= 1
