@@ -35,8 +35,8 @@ SCORED = f"{PLATFORM}GameScored"
 
 def stream(row: GameRow, seat: int | None, after: int) -> Iterator[bytes]:
     """Each event past ``after`` as ``seat`` may see it, until the game is scored or time is up."""
-    yield b"retry: 2000\n\n"
-    with watching("streams"):
+    with watching("streams"):  # counted from its first line on
+        yield b"retry: 2000\n\n"
         yield from _events(row, seat, after)
 
 

@@ -59,6 +59,13 @@ def test_each_form_is_named_and_public_ones_pass() -> None:
     assert refusal(ip_address("127.0.0.2"), allowed) == "loopback"
 
 
+@pytest.fixture(autouse=True)
+def nothing_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No operator's allowance: the tests that receive webhooks on loopback allow 127.0.0.1 for
+    the whole run (``KOTLIK_WEBHOOK_ALLOW``, read at each registration and delivery)."""
+    monkeypatch.delenv("KOTLIK_WEBHOOK_ALLOW", raising=False)
+
+
 @pytest.fixture(scope="module")
 def hooked(live_url: str) -> Client:
     reply = Client(live_url).post("/api/v1/players", {"name": "Hooked"})
