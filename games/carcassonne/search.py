@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from games.carcassonne import scoring, tiles
+from games.carcassonne import scoring, tiles, views
 from games.interface import Rules, State
 from games.search import FastRng, Searchable, standing
 
@@ -23,23 +23,8 @@ SCALE = 8.0
 #: What a follower still in the supply is worth while the pack lasts.
 FOLLOWER = 1.0
 
-_TABLE = (
-    "seats",
-    "mage_witch",
-    "phase",
-    "turn",
-    "supply",
-    "tiles",
-    "grid",
-    "owner",
-    "features",
-    "next_fid",
-    "frontier",
-    "completed",
-    "last",
-    "discarded",
-    "scores",
-)
+#: The state's parts a view shows as they are: the public table and the scores.
+_TABLE = (*views.PUBLIC, "scores")
 
 
 def determinize(view: Mapping[str, Any], rng: FastRng) -> State:

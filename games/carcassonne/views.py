@@ -15,7 +15,8 @@ from typing import Any
 from games.carcassonne import features, rules, scoring, tiles
 from games.interface import Event, State
 
-_PUBLIC = (
+#: What every seat and a spectator sees of the table, as the state keeps it.
+PUBLIC = (
     "seats",
     "mage_witch",
     "phase",
@@ -58,7 +59,7 @@ def _current(s: dict[str, Any]) -> dict[str, Any] | None:
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
     s = state
-    out = {k: s[k] for k in _PUBLIC}
+    out = {k: s[k] for k in PUBLIC}
     out.update(
         seat=seat,
         to_move=rules.to_move(s),

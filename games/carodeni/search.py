@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from games.carodeni import content
+from games.carodeni import content, views
 from games.carodeni.scoring import breakdown
 from games.interface import Rules, State
 from games.search import FastRng, Searchable, standing
@@ -31,17 +31,6 @@ SCALE = 5.0
 PROGRESS = 0.5
 #: What a witch won (not a novice) adds while in hand or played.
 WITCH = 1.5
-
-_PLAYER = (
-    "played",
-    "potions",
-    "tools",
-    "animals",
-    "clan_witches",
-    "clan_potions",
-    "clan_tools",
-    "clan_animals",
-)
 
 
 def _novice(card: str, seat: int) -> bool:
@@ -68,8 +57,7 @@ def determinize(view: Mapping[str, Any], rng: FastRng) -> State:
     unseen = rng.shuffle(sorted(w for w in content.witches() if w not in seen_witches))
     players = []
     for i, p in enumerate(view["players"]):
-        player: dict[str, Any] = {name: list(p[name]) for name in _PLAYER}
-        player["goals"] = list(p["goals"])
+        player: dict[str, Any] = {name: list(p[name]) for name in views.PUBLIC_LISTS}
         player["ingredients"] = dict(p["ingredients"])
         if i == me:
             player["hand"] = list(p["hand"])

@@ -9,7 +9,8 @@ from typing import Any
 from games.carodeni import content
 from games.carodeni.state import Event, State, current_seat
 
-_PUBLIC_LISTS = (
+#: A player's lists every seat sees as they are.
+PUBLIC_LISTS = (
     "played",
     "potions",
     "tools",
@@ -25,7 +26,7 @@ _PUBLIC_LISTS = (
 def view(s: State, seat: int | None) -> dict[str, Any]:
     players = []
     for i, p in enumerate(s["players"]):
-        q: dict[str, Any] = {name: list(p[name]) for name in _PUBLIC_LISTS}
+        q: dict[str, Any] = {name: list(p[name]) for name in PUBLIC_LISTS}
         q["seat"] = i
         q["ingredients"] = dict(p["ingredients"])
         q["hand_count"] = len(p["hand"])
