@@ -191,17 +191,6 @@ def settings(database_url: str, broker_url: str, **more: str) -> dict[str, str]:
     )
 
 
-@pytest.fixture
-def redis(tmp_path: Path) -> Iterator[RedisServer]:
-    """The cluster's broker and rate-limit storage, of the test's own."""
-    server = RedisServer(tmp_path / "redis.log")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.kill()
-
-
 @pytest.fixture(scope="module")
 def cluster(server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     """A cluster on a fresh database of the test server, shared by a module's tests."""

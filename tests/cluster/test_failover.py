@@ -21,8 +21,8 @@ from typing import Any
 import psycopg
 import pytest
 from conftest import require_tools, running, settings
-from httpclient import Client, create
-from outage import SETTLE, Tally, check_acknowledged, play
+from httpclient import create
+from outage import SETTLE, Tally, answers, check_acknowledged, play
 from postgres import replicated
 from processes import RedisServer, wait_until
 
@@ -33,13 +33,6 @@ pytestmark = [pytest.mark.cluster, pytest.mark.timeout(600)]
 CLIENTS = 6
 #: Seconds of play before the primary dies, the operator's delay before promoting, play after.
 BEFORE, DETECT, AFTER = 5.0, 2.0, 6.0
-
-
-def _answers(api: Client) -> bool:
-    try:
-        return api.get("/api/v1/games?page_size=1", timeout=5).status == 200
-    except OSError:
-        return False
 
 
 def test_a_killed_primary_loses_no_acknowledged_move(tmp_path: Path) -> None:
@@ -76,7 +69,7 @@ def test_a_killed_primary_loses_no_acknowledged_move(tmp_path: Path) -> None:
             time.sleep(DETECT)
             standby.promote()
             tally.restarted_at = promoted = time.monotonic()
-            wait_until(lambda: _answers(api), 60, "the API to answer after the promotion")
+            wait_until(lambda: answers(api), 60, "the API to answer after the promotion")
             back = time.monotonic()
             time.sleep(AFTER)
             playing.clear()

@@ -21,8 +21,7 @@ from typing import Any
 import psutil
 import pytest
 from conftest import queue_name, size
-from httpclient import Client
-from outage import SETTLE, Tally, check_acknowledged, play
+from outage import SETTLE, Tally, answers, check_acknowledged, play
 from processes import environment, kotlik_web, wait_until
 
 from events.database import embedded_server, migrate
@@ -79,7 +78,7 @@ def test_clients_see_only_503s_while_postgresql_restarts(tmp_path: Path, report:
             tally.restarted_at = time.monotonic()
             server.ensure_postgres_running()  # pg_ctl start on the same data directory: crash recovery
             restarted_at = time.monotonic()
-            wait_until(lambda: _answers(api), 60, "the API to answer after the restart")
+            wait_until(lambda: answers(api), 60, "the API to answer after the restart")
             recovered = round(time.monotonic() - restarted_at, 1)
             during = len(tally.acknowledged) - before
             time.sleep(AFTER)
@@ -113,10 +112,3 @@ def test_clients_see_only_503s_while_postgresql_restarts(tmp_path: Path, report:
         with contextlib.suppress(ProcessLookupError, psutil.NoSuchProcess):
             server.cleanup()
         shutil.rmtree(home, ignore_errors=True)
-
-
-def _answers(api: Client) -> bool:
-    try:
-        return api.get("/api/v1/games?page_size=1", timeout=5).status == 200
-    except OSError:
-        return False

@@ -162,3 +162,11 @@ def check_acknowledged(url: str, tally: Tally) -> tuple[dict[str, Any], list[str
         "duplicated": duplicated,
     }
     return figures, problems
+
+
+def answers(api: Client) -> bool:
+    """Whether the API serves a read of the database now (after an outage, a failover)."""
+    try:
+        return api.get("/api/v1/games?page_size=1", timeout=5).status == 200
+    except OSError:
+        return False
