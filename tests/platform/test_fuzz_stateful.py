@@ -110,6 +110,9 @@ def test_create_act_play_and_read_back_as_documented(api: Client) -> None:
             stateful_step_count=STEPS,
             deadline=None,
             database=None,
+            # the same sequences every run: a random walk that found no playable move now and then
+            # failed CI by chance (a game made, then commands never reaching one)
+            derandomize=True,
             suppress_health_check=list(HealthCheck),
             phases=[Phase.generate, Phase.shrink],
         )

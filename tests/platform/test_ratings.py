@@ -63,8 +63,12 @@ def test_a_rated_four_player_carcassonne_moves_each_rating_as_openskill_says(api
         assert profile["ratings"][0]["mu"] == got["mu"] and profile["games_played"] == 1
         assert profile["recent"][0]["outcome"] == ("won" if seat in result["winners"] else "lost")
         assert "key" not in profile and "webhooks" not in profile
+    # A lone winner is the best rated; winners who tie share a rank, and Plackett-Luce may then rate
+    # a seat ranked below them higher (seen once in CI), so the check is for a lone winner only.
     best = max(range(4), key=lambda s: expected[s][0].mu - 3 * expected[s][0].sigma)
-    assert result["winners"] and best in result["winners"]
+    assert result["winners"]
+    if len(result["winners"]) == 1:
+        assert best in result["winners"]
 
 
 def test_a_casual_game_moves_no_rating_and_a_resignation_is_a_loss(api: Client) -> None:
