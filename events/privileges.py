@@ -49,6 +49,9 @@ TABLES: dict[str, tuple[str, ...]] = {
     "ratings": ("SELECT", "INSERT", "UPDATE"),
     "seek_events": ("SELECT", "INSERT"),
     "seeks": ("SELECT", "INSERT", "UPDATE"),
+    # Web Push subscriptions: a log of their own and its table (alembic 0014, issue 50).
+    "push_events": ("SELECT", "INSERT"),
+    "push_subscriptions": ("SELECT", "INSERT", "UPDATE"),
     "alembic_version": ("SELECT",),
     # The default broker's queue (workers/broker.py): messages are taken by deleting them.
     "kombu_queue": ("SELECT", "INSERT", "UPDATE", "DELETE"),

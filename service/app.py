@@ -27,6 +27,7 @@ from service.api.games import blp as games
 from service.api.health import blp as health
 from service.api.opponents import blp as opponents
 from service.api.players import blp as players
+from service.api.push import blp as push
 from service.context import bounded, database_url
 from service.contract import game_schemas, problems, schemas, validation
 from service.contract.openapi import KotlikApi
@@ -38,6 +39,7 @@ from service.live.polls import ANSWERS_KEPT, LongPolls
 from service.live.rows import ROWS_KEPT, Rows
 from service.server import greenpool, metrics, settings
 from service.web import pages, problem_pages
+from workers import vapid
 
 API_PREFIX = "/api/v1"
 #: Connections each process keeps for the reads of its streams and long-polls, apart from the
@@ -90,10 +92,11 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     )
     app.extensions["kotlik.caches"] = caches = Caches.sized(config)
     app.extensions["kotlik.signing_key"] = signing.load_or_create(signing_key_path(config))
+    app.extensions["kotlik.vapid_key"] = vapid.key()  # Web Push's, made at first start (workers.vapid)
     _live(app, config, caches, watchers)
 
     api = KotlikApi(app)
-    for blueprint in (games, endings, players, opponents, exports, keys, catalog, health):
+    for blueprint in (games, endings, players, push, opponents, exports, keys, catalog, health):
         blueprint.PAGINATION_ARGUMENTS_PARSER = schemas.PAGINATION_PARSER
         api.register_blueprint(blueprint)
     game_schemas.register(api)

@@ -93,6 +93,20 @@ def signing_key(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ["KOTLIK_SIGNING_KEY"] = before
 
 
+@pytest.fixture(scope="session", autouse=True)
+def vapid_key(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One VAPID key (Web Push) for the run, shared through the environment by the test app and the
+    workers, as an operator's processes share one; made at the first start."""
+    path = tmp_path_factory.mktemp("vapid") / "vapid-key.pem"
+    before = os.environ.get("KOTLIK_VAPID_KEY")
+    os.environ["KOTLIK_VAPID_KEY"] = str(path)
+    yield path
+    if before is None:
+        os.environ.pop("KOTLIK_VAPID_KEY", None)
+    else:
+        os.environ["KOTLIK_VAPID_KEY"] = before
+
+
 @pytest.fixture(scope="session")
 def pool(database_url: str) -> Iterator[Any]:
     from events.database import create_pool

@@ -1,4 +1,4 @@
-"""The task queues: the games' own work, and webhook deliveries apart from it.
+"""The task queues: the games' own work, and webhook deliveries (and Web Push messages) apart from it.
 
 A delivery waits on somebody else's server (up to :data:`workers.deliveries.TIMEOUT` seconds, again
 on every retry), so it gets a queue and a worker pool of its own: a slow or dead endpoint must never

@@ -16,7 +16,8 @@ from commands import openings, seeks
 from events.database import create_pool
 from events.outbox import Queued
 from projections import clocks, lobby, webhooks
-from workers import deliveries, relay
+from projections import push as subscriptions
+from workers import deliveries, push, relay
 from workers.app import app
 from workers.logs import CLOCKS, LOBBY, REDRIVE, SWEEP, WEBHOOK_SWEEP
 from workers.relay import publish, publish_task
@@ -100,6 +101,18 @@ def deliver_webhook(delivery_id: int) -> bool:
     if retry_in is not None:
         app.send_task(webhooks.DELIVER, args=[delivery_id], countdown=retry_in)
     return retry_in is None
+
+
+@app.task(name=subscriptions.SEND, **_RETRY_TRANSIENT)
+def send_push(subscription_id: str, notice: dict[str, Any], attempt: int = 1) -> str:
+    """Send one Web Push message; a failed one is sent again after the webhooks' backoff, up to
+    :data:`workers.push.ATTEMPTS` times; a subscription the push service says is gone is dropped."""
+    with _pool().connection() as conn:
+        outcome = push.send(conn, UUID(subscription_id), notice)
+    if outcome == "retry" and attempt < push.ATTEMPTS:
+        wait = deliveries.backoff() * 2 ** (attempt - 1)
+        app.send_task(subscriptions.SEND, args=[subscription_id, notice, attempt + 1], countdown=wait)
+    return outcome
 
 
 @app.task(name=WEBHOOK_SWEEP, acks_late=True)

@@ -254,6 +254,31 @@ TYPES: dict[str, ProblemType] = {
             "A webhook must be http(s) to a public address; private and loopback addresses are refused.",
         ),
     ),
+    "refused-push-endpoint": ProblemType(
+        422,
+        "Refused push endpoint",
+        _t(
+            "Adresa push služby musí být http(s) na veřejnou adresu, stejně jako webhook; soukromé "
+            "adresy a loopback server odmítá (pokud je provozovatel nepovolí v KOTLIK_WEBHOOK_ALLOW).",
+            "Adres usługi push musi być http(s) na adres publiczny, jak webhook; adresy prywatne i "
+            "loopback są odrzucane (chyba że operator dopuści je w KOTLIK_WEBHOOK_ALLOW).",
+            "A push endpoint must be http(s) to a public address, as a webhook must; private and "
+            "loopback addresses are refused (unless the operator allows them in KOTLIK_WEBHOOK_ALLOW).",
+        ),
+    ),
+    "bad-push-subscription": ProblemType(
+        422,
+        "Malformed push subscription",
+        _t(
+            "Klíče odběru nejsou, co prohlížeč dává: keys.p256dh je veřejný klíč P-256 (65 bajtů) "
+            "a keys.auth 16 bajtů, obojí v base64url. Pošlete PushSubscription.toJSON() beze změny.",
+            "Klucze subskrypcji nie są tym, co daje przeglądarka: keys.p256dh to klucz publiczny P-256 "
+            "(65 bajtów), a keys.auth 16 bajtów, oba w base64url. "
+            "Wyślij PushSubscription.toJSON() bez zmian.",
+            "The subscription's keys are not what a browser gives: keys.p256dh is a P-256 public key "
+            "(65 bytes) and keys.auth 16 bytes, both base64url. Send PushSubscription.toJSON() as it is.",
+        ),
+    ),
     "unknown-rules-version": ProblemType(
         503,
         "Rules version not on this server",

@@ -27,6 +27,7 @@ from games.interface import GameError, IllegalMove, InvalidOptions, NotYourTurn
 from projections import lobby
 from projections.lobby import GameNotFound
 from projections.players import NameTaken, SeatTaken, UnknownPlayer
+from projections.push import BadSubscription, RefusedEndpoint
 from projections.tokens import TokenExpired
 from projections.webhooks import RefusedUrl
 from service.context import pool
@@ -74,6 +75,8 @@ STATUS: dict[type[Exception], tuple[int, str, str]] = {
     SeekClosed: (409, "seek-closed", "The seek no longer waits"),
     SeekNotFound: (404, "seek-not-found", "Unknown seek"),
     RefusedUrl: (422, "refused-webhook-url", "Refused webhook URL"),
+    RefusedEndpoint: (422, "refused-push-endpoint", "Refused push endpoint"),
+    BadSubscription: (422, "bad-push-subscription", "Malformed push subscription"),
     # A game stored under rules this server does not ship (a deploy rolled back, a fleet mid-upgrade):
     # the game is fine, this server cannot play it; one that ships those rules can.
     UnknownRulesVersion: (503, "unknown-rules-version", "Rules version not on this server"),
