@@ -10,6 +10,8 @@ import base64
 import json
 import os
 import secrets
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -299,3 +301,26 @@ def test_unsubscribe_replace_and_the_table_is_the_log_folded(api: Client, pool: 
         push.rebuild(conn)
         assert push.stored(conn) == before
     assert first["id"]
+
+
+def test_kotlik_push_check_finds_a_tampered_row_and_rebuild_mends_it(
+    api: Client, pool: Any, database_url: str
+) -> None:
+    def kotlik(*args: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "DATABASE_URL": database_url}
+        return subprocess.run(
+            [sys.executable, "-m", "service.cli", *args], env=env, capture_output=True, text=True, timeout=120
+        )
+
+    _, mine = player(api, "Cli")
+    sub = subscribe(mine, Browser(f"http://127.0.0.1:9/sub/{uuid4().hex}"))
+    assert kotlik("push", "check").returncode == 0
+    with pool.connection() as conn:
+        conn.execute("UPDATE push_subscriptions SET status = 'removed' WHERE id = %s", (sub["id"],))
+    tampered = kotlik("push", "check")
+    assert tampered.returncode == 1 and sub["id"] in tampered.stdout and "1 differ" in tampered.stdout, (
+        tampered
+    )
+    assert kotlik("push", "rebuild").returncode == 0
+    assert kotlik("push", "check").returncode == 0
+    assert [s["id"] for s in mine.get("/api/v1/players/me/push").body] == [sub["id"]]
