@@ -12,8 +12,10 @@
 - :mod:`projections.seats`: a game's seats as its log tells them (plain data, for the verifier too).
 - :mod:`projections.openings`: what a game that waited for players, or a rated one, adds to its
   lobby row; :mod:`projections.ratings`: OpenSkill ratings folded from rated games' results;
-  :mod:`projections.seeks`: seeks folded from their own log, ``seek_events``. Each can be
-  recomputed from the log and compared with its table (``kotlik ratings|seeks check``).
+  :mod:`projections.seeks`: seeks folded from their own log, ``seek_events``;
+  :mod:`projections.push`: Web Push subscriptions folded from theirs, ``push_events``, and the
+  pushes a notice makes. Each can be recomputed from the log and compared with its table
+  (``kotlik ratings|seeks|push check``).
 
 Each table is written in the transaction of the events it follows (:mod:`commands.writes`).
 """

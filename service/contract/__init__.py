@@ -1,6 +1,7 @@
 """The HTTP contract: what a client may send and will get back, and the document that says so.
 
-- :mod:`service.contract.schemas`: the platform's bodies as marshmallow schemas.
+- :mod:`service.contract.schemas`: the platform's bodies as marshmallow schemas;
+  :mod:`service.contract.push`: those of Web Push.
 - :mod:`service.contract.openapi`: the OpenAPI document (problem details as the error type).
 - :mod:`service.contract.document`: the rules applied to the whole document (3.1 types, required
   answer fields, headers, bounds), so every operation gets them.
