@@ -324,3 +324,33 @@ def test_kotlik_push_check_finds_a_tampered_row_and_rebuild_mends_it(
     assert kotlik("push", "rebuild").returncode == 0
     assert kotlik("push", "check").returncode == 0
     assert [s["id"] for s in mine.get("/api/v1/players/me/push").body] == [sub["id"]]
+
+
+def test_subscribing_counts_against_the_games_rate_limit(pool: Any, broker: dict[str, str]) -> None:
+    """Each subscription is a row of its own, so it counts as a game does (``games`` per address)."""
+    from werkzeug.serving import make_server
+
+    from service.app import create_app
+
+    app = create_app(
+        pool,
+        TESTING=True,
+        KOTLIK_RATE_LIMITS="games=2 per 5 seconds,writes=1000/second",
+        KOTLIK_RATE_LIMIT_STORAGE="memory://",
+    )
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        limited = Client(f"http://127.0.0.1:{server.server_port}")
+        _, mine = player(limited, "Limited")  # one
+        first = mine.post(
+            "/api/v1/players/me/push", Browser(f"http://127.0.0.1:9/{uuid4().hex}").subscription()
+        )
+        assert first.status == 201  # two
+        refused = mine.post(
+            "/api/v1/players/me/push", Browser(f"http://127.0.0.1:9/{uuid4().hex}").subscription()
+        )
+        assert refused.status == 429 and refused.body["type"].endswith("/rate-limited"), refused
+        assert mine.get("/api/v1/players/me/push").status == 200  # reading is no write
+    finally:
+        server.shutdown()
