@@ -2,18 +2,20 @@
 delivers to a browser only what the server it subscribed with sent.
 
 A P-256 key kept in a PEM file, ``KOTLIK_VAPID_KEY``, else ``$KOTLIK_DATA/vapid-key.pem``, made at
-first start like the export signing key (:func:`audit.signing.load_or_create`): mode 0600 and
-``O_EXCL``, so two processes starting at once make one key. Web processes serve its public half
-(``GET /api/v1/push/key``), which a browser passes as ``applicationServerKey`` when it subscribes;
-workers sign with it. Every process of one server must read the same file (or the same key in
-their own copies): a subscription made with one key is refused by the push service for another.
-``KOTLIK_VAPID_SUBJECT`` is the contact the push services see (``mailto:`` or ``https:``).
+first start like the export signing key (:func:`audit.signing.load_or_create`): mode 0600, and
+linked into place whole, so two processes starting at once make one key and read it whole. Web
+processes serve its public half (``GET /api/v1/push/key``), which a browser passes as
+``applicationServerKey`` when it subscribes; workers sign with it. Every process of one server must
+read the same file (or the same key in their own copies): a subscription made with one key is
+refused by the push service for another. ``KOTLIK_VAPID_SUBJECT`` is the contact the push services
+see (``mailto:`` or ``https:``).
 """
 
 from __future__ import annotations
 
 import base64
 import os
+import secrets
 from functools import cache
 from pathlib import Path
 
@@ -45,13 +47,18 @@ def load_or_create(path: Path) -> ec.EllipticCurvePrivateKey:
         pem = ec.generate_private_key(ec.SECP256R1()).private_bytes(
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
         )
+        # Written whole under a name of its own, then linked into place: a process that loses the
+        # race never reads a file the winner has not finished writing.
+        draft = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as file:
+            file.write(pem)
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            os.link(draft, path)
         except FileExistsError:
             pass
-        else:
-            with os.fdopen(fd, "wb") as file:
-                file.write(pem)
+        finally:
+            draft.unlink()
     key = serialization.load_pem_private_key(path.read_bytes(), password=None)
     if not isinstance(key, ec.EllipticCurvePrivateKey) or not isinstance(key.curve, ec.SECP256R1):
         raise ValueError(f"{path} holds no P-256 private key (a VAPID key is one)")
