@@ -24,7 +24,7 @@ from events.database import data_dir, embedded_server, migrate
 from kotlik_client.play import add_arguments as play_arguments
 from service.server import settings
 from service.server.supervise import Child, Supervisor, log
-from workers.queues import games_queue, webhooks_queue
+from workers.queues import games_queue, search_queue, webhooks_queue
 
 #: Open connections each web process serves at once (streams and long-polls included), unless
 #: ``KOTLIK_WEB_CONNECTIONS`` says otherwise.
@@ -78,6 +78,13 @@ def worker_command(
         schedule.parent.mkdir(parents=True, exist_ok=True)
         command += ["--beat", "--schedule", str(schedule)]
     return command
+
+
+def search_worker_command(env: Mapping[str, str] = os.environ) -> list[str]:
+    """A Celery worker for searching bots' turns alone (:mod:`workers.queues`), with as many
+    processes as ``KOTLIK_SEARCH_PROCESSES`` (1): the cores the searches may have between them."""
+    processes = ["--concurrency", env.get("KOTLIK_SEARCH_PROCESSES") or "1"]
+    return [*_CELERY, "--queues", search_queue(env), *processes, "--hostname", "search@%h"]
 
 
 def webhook_worker_command(env: Mapping[str, str] = os.environ) -> list[str]:
@@ -193,7 +200,9 @@ def up(args: argparse.Namespace) -> int:
         _prepare_broker()
         web = Child("web server", _web_command(args.host, args.port, args.workers))
         worker = Child("worker", worker_command(args.concurrency, _schedule()))
-        with Supervisor([worker, Child("webhook worker", webhook_worker_command()), web]) as children:
+        search = Child("search worker", search_worker_command())
+        webhooks = Child("webhook worker", webhook_worker_command())
+        with Supervisor([worker, search, webhooks, web]) as children:
             children.start()
             if not children.wait_for(_answers(args.host, args.port), web, STARTUP):
                 return 0 if children.stopping else _not_up(web, args.host, args.port)
@@ -335,8 +344,9 @@ def worker(args: argparse.Namespace) -> int:
     with _database():
         _prepare_broker()
         command = worker_command(args.concurrency, _schedule() if args.beat else None)
+        search = Child("search worker", search_worker_command())
         webhooks = Child("webhook worker", webhook_worker_command())
-        with Supervisor([Child("worker", command), webhooks]) as children:
+        with Supervisor([Child("worker", command), search, webhooks]) as children:
             children.start()
             return children.watch(restart=False)
 
@@ -359,7 +369,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if name == "up":
             p.add_argument("--concurrency", type=int, default=2, help="Celery worker processes")
         p.set_defaults(handler=handler)
-    p = sub.add_parser("worker", help="the Celery workers alone (the games' queue and the webhooks' own)")
+    p = sub.add_parser("worker", help="the Celery workers alone: the games', the searches', the webhooks'")
     p.add_argument("--concurrency", type=int, default=2)
     p.add_argument("--beat", action="store_true", help="also run the periodic outbox sweep")
     p.set_defaults(handler=worker)
