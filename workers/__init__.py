@@ -1,7 +1,8 @@
 """The edge facing the task queue.
 
 - :mod:`workers.app`: the Celery app, its schedule and its caches.
-- :mod:`workers.tasks`: bot turns (searching bots' on their own queue), scoring, clocks, webhook deliveries and the sweeps.
+- :mod:`workers.tasks`: bot turns (searching bots' on their own queue), scoring, clocks, webhook
+  deliveries and the sweeps.
 - :mod:`workers.relay`: the one door to the broker: publish after a commit, the sweep, the redrive
   (the web service publishes here and imports no task).
 - :mod:`workers.deliveries`: sending one webhook delivery, signed, with backoff.
