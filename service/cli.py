@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.request import ProxyHandler, build_opener
 
+from audit.offline import add_arguments as verify_arguments
 from events.database import data_dir, embedded_server, migrate
 from kotlik_client.play import add_arguments as play_arguments
 from service.server import settings
@@ -270,29 +271,11 @@ def _export_lines(path: str) -> Any:
 
 
 def verify_command(args: argparse.Namespace) -> int:
-    """Check an export with no database, server or network; exit 1 unless it verifies.
+    """Check an export with no database, server or network; exit 1 unless it verifies
+    (:mod:`audit.offline`, the same command as the standalone verifier's ``kotlik-verify``)."""
+    from audit.offline import run
 
-    ``--key KEYFILE`` (the JWK of ``GET /.well-known/kotlik-key``, kept when first fetched) also
-    checks the file's signature and refuses one that key did not sign."""
-    import orjson
-
-    from audit.verify import BadExport, check_file
-
-    try:
-        key = orjson.loads(_export_bytes(args.key)) if args.key else None
-    except (OSError, orjson.JSONDecodeError) as e:
-        print(f"cannot read the key {args.key}: {getattr(e, 'strerror', None) or e}")
-        return 1
-    try:
-        verdict = check_file(_export_bytes(args.file), key)
-    except OSError as e:
-        print(f"cannot read {args.file}: {e.strerror or e}")
-        return 1
-    except BadExport as e:
-        print(f"NOT A WHOLE EXPORT: {e.reason}")
-        return 1
-    print(verdict.report())
-    return 0 if verdict.ok else 1
+    return run(args.file, args.key)
 
 
 def import_command(args: argparse.Namespace) -> int:
@@ -367,12 +350,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("game_id")
     p.set_defaults(handler=audit)
     p = sub.add_parser("verify", help="check an exported game offline: seed, setup, every command, the score")
-    p.add_argument("file", help="an export (GET /games/{id}/export); - reads standard input")
-    p.add_argument(
-        "--key",
-        metavar="KEYFILE",
-        help="the server's key as a JWK file (GET /.well-known/kotlik-key): refuse a file it did not sign",
-    )
+    verify_arguments(p)
     p.set_defaults(handler=verify_command)
     p = sub.add_parser("import", help="load an exported finished game into this database, once it verifies")
     p.add_argument("file", help="an export (GET /games/{id}/export); - reads standard input")
