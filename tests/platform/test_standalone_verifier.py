@@ -3,15 +3,16 @@ virtual environment with nothing of the server, and run there on real exports.
 
 The package is built as an sdist by its own backend and installed by pip into a venv made here
 (``--without-pip``; this process's pip installs into it), pulling only its dependencies
-(``cryptography``, ``orjson``). There ``kotlik-verify`` must accept a signed export of each of the
-four games with the server's pinned key, refuse a file whose seat was renamed (the signature) or
-whose draw was changed (the replay), and the venv must hold no web framework, database driver,
-task queue or cache client.
+(``cryptography``, ``orjson``). There ``kotlik-verify`` must accept a signed export of each of
+the four games (a client's moves against a bot, then its resignation) with the server's pinned
+key, refuse a file whose seat was renamed (the signature) or whose draw was changed (the replay),
+and the venv must hold no web framework, database driver, task queue or cache client.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -19,10 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from httpclient import Client, create, game_path, play_to_end
+from httpclient import Client, create, game_path
 from processes import ROOT, environment
 
 import games
+from games.rng import Rng
 
 #: What the server needs and the verifier must not bring.
 SERVER_ONLY = ["flask", "werkzeug", "flask_smorest", "psycopg", "psycopg_pool", "celery", "kombu",
@@ -82,17 +84,50 @@ def _run(venv: dict[str, Any], args: list[str]) -> subprocess.CompletedProcess[s
     )
 
 
+#: Commands the client plays in each game before it resigns: a deal, draws and moves to re-run,
+#: within the test's bound (a whole game of each kind over HTTP takes a minute on a busy machine).
+MOVES = 12
+
+
+def _play_then_resign(api: Client, game: dict[str, Any], seed: int) -> None:
+    """Seat 0 plays :data:`MOVES` commands as the game's ``random`` bot would (the bot seat answering
+    through the worker), then resigns; returns once the game is scored."""
+    choose = games.load(game["game"]).BOTS["random"]
+    rng = Rng(str(seed).encode(), "standalone client")
+    me = api.seat(game["seats"][0]["token"])
+    path = game_path(game)
+    deadline = time.monotonic() + 60
+    played = 0
+    while played < MOVES and time.monotonic() < deadline:
+        summary = api.get(path).body
+        if summary["status"] != "active":
+            break
+        if 0 not in summary["to_move"]:
+            api.get(f"{path}/state?wait=5", headers={"If-None-Match": f'"{summary["version"]}"'})
+            continue
+        view = me.get(f"{path}/state").body
+        actions = me.get(f"{path}/actions").body
+        command = {**choose(view["view"], actions, rng), "expected_version": view["version"]}
+        if me.post(f"{path}/commands", command).status == 201:
+            played += 1
+    if api.get(path).body["status"] == "active":
+        assert me.post(f"{path}/resign").status == 201
+    while api.get(path).body["status"] != "finished":
+        assert time.monotonic() < deadline + 30, api.get(path).body
+        time.sleep(0.1)
+
+
 @pytest.fixture(scope="module")
 def exports(live_url: str, worker: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A finished game of each kind, played by a client (with entropy) and a bot, exported as
-    served, and the server's key as fetched from ``/.well-known/kotlik-key``."""
+    """A finished game of each kind, a client (with entropy) playing against a bot and then
+    resigning, exported as served, and the server's key as fetched from ``/.well-known/kotlik-key``."""
     folder = tmp_path_factory.mktemp("exports")
     api = Client(live_url)
     files = {}
     for number, kind in enumerate(games.known()):
-        seats = [{"name": "Me", "entropy": f"{number:02x}" * 32}, {"name": "Bot", "bot": "random"}]
+        seats = [{"name": "Me", "entropy": f"{number + 1:02x}" * 32}, {"name": "Bot", "bot": "random"}]
         game = create(api, kind, seats)
-        play_to_end(api, game, seed=number)
+        _play_then_resign(api, game, seed=number)
         reply = api.get(game_path(game, "/export"))
         assert reply.status == 200, reply
         files[kind] = folder / f"{kind}.jsonl"
@@ -133,6 +168,8 @@ def test_exports_of_all_four_games_verify_there_with_the_pinned_key(
         assert done.returncode == 0, done.stdout + done.stderr
         assert done.stdout.startswith(f"OK: {kind} game "), done.stdout
         assert "the entropy of seat 0" in done.stdout and "signed by the pinned key" in done.stdout
+        decided = re.search(r"\n  (\d+) commands decided again", done.stdout)
+        assert decided and int(decided[1]) >= MOVES, done.stdout  # the client's and the bot's moves
         same = subprocess.run(
             [sys.executable, "-m", "service.cli", "verify", str(exports[kind]), "--key", str(exports["key"])],
             cwd=ROOT,
