@@ -229,12 +229,16 @@ class Game {
     }
   }
 
-  /** Start the rematch: keep this seat's new token, show the other seats' invite links, go there. */
+  /** Start the rematch (with this seat's entropy): keep this seat's new token, show the other seats'
+   * invite links, go there. */
   async rematch() {
     if (this.busy) return;
     this.busy = true;
     try {
-      const game = await api.post(`/games/${this.id}/rematch`, {}, this.token);
+      // This seat's entropy from this browser keys the rematch's deal too, as when a game is created.
+      const { entropy } = await import("./create.js");
+      const body = this.seat != null ? { seats: [{ seat: this.seat, entropy: entropy() }] } : {};
+      const game = await api.post(`/games/${this.id}/rematch`, body, this.token);
       const mine = game.seats[this.seat];
       if (mine?.token) tokens.put(game.id, this.seat, mine.token);
       const invites = game.seats.filter((p) => p.token && p.seat !== this.seat).map((p) => {
