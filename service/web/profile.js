@@ -10,25 +10,25 @@ import * as tokens from "./tokens.js";
 // This page's words, beside it (the shell's dictionary is i18n.js).
 const WORDS = {
   en: {
-    ratings: "Ratings", game: "Game", rating: "Rating", mu: "Skill (μ)", sigma: "Uncertainty (σ)", games: "Games",
+    ratings: "Ratings", game: "Game", rating: "Rating", skill: "μ ± σ", games: "Games",
     unrated: "No rated game yet.", played: (n) => `Games played: ${n}`, recent: "Recent results", none: "No finished game yet.",
     won: "won", lost: "lost", left: "resigned or ran out of time", rated: "rated", casual: "casual", replay: "Game and replay",
     you: "This is you.", rename: "New name", save: "Rename", renamed: "Renamed.", back: "Find an opponent",
-    ratingHelp: "The rating shown is the cautious estimate μ − 3σ: it rises as the uncertainty falls.",
+    ratingHelp: "μ is the estimated skill and σ its uncertainty; the rating is the cautious μ − 3σ, which rises as σ falls.",
   },
   cs: {
-    ratings: "Hodnocení", game: "Hra", rating: "Hodnocení", mu: "Síla (μ)", sigma: "Nejistota (σ)", games: "Her",
+    ratings: "Hodnocení", game: "Hra", rating: "Hodnocení", skill: "μ ± σ", games: "Her",
     unrated: "Zatím žádná hodnocená hra.", played: (n) => `Odehraných her: ${n}`, recent: "Poslední výsledky", none: "Zatím žádná dohraná hra.",
     won: "výhra", lost: "prohra", left: "vzdal(a) se nebo nestihl(a) tah", rated: "hodnocená", casual: "přátelská", replay: "Hra a záznam",
     you: "To jste vy.", rename: "Nové jméno", save: "Přejmenovat", renamed: "Přejmenováno.", back: "Najít soupeře",
-    ratingHelp: "Zobrazené hodnocení je opatrný odhad μ − 3σ: roste, jak klesá nejistota.",
+    ratingHelp: "μ je odhad síly a σ jeho nejistota; hodnocení je opatrné μ − 3σ, které roste, jak σ klesá.",
   },
   pl: {
-    ratings: "Rankingi", game: "Gra", rating: "Ranking", mu: "Siła (μ)", sigma: "Niepewność (σ)", games: "Gier",
+    ratings: "Rankingi", game: "Gra", rating: "Ranking", skill: "μ ± σ", games: "Gier",
     unrated: "Jeszcze żadnej gry rankingowej.", played: (n) => `Rozegranych gier: ${n}`, recent: "Ostatnie wyniki", none: "Jeszcze żadnej zakończonej gry.",
     won: "wygrana", lost: "przegrana", left: "poddał(a) się lub nie zdążył(a)", rated: "rankingowa", casual: "towarzyska", replay: "Gra i powtórka",
     you: "To ty.", rename: "Nowe imię", save: "Zmień imię", renamed: "Zmieniono.", back: "Znajdź przeciwnika",
-    ratingHelp: "Pokazany ranking to ostrożna ocena μ − 3σ: rośnie, gdy maleje niepewność.",
+    ratingHelp: "μ to szacowana siła, a σ jej niepewność; ranking to ostrożne μ − 3σ, które rośnie, gdy σ maleje.",
   },
 };
 const w = (key, ...args) => {
@@ -53,11 +53,12 @@ export async function show(root, playerId, signal) {
     h("p", { "data-testid": "games-played" }, w("played", profile.games_played)),
     h("section", { "data-testid": "profile-ratings" }, h("h2", {}, w("ratings")),
       profile.ratings.length
-        ? [h("div", { class: "table-scroll" }, h("table", {},
-          h("thead", {}, h("tr", {}, [w("game"), w("rating"), w("mu"), w("sigma"), w("games")].map((x) => h("th", { scope: "col" }, x)))),
+        // Four narrow columns fit a phone; should a long game name not, the region scrolls by keyboard too.
+        ? [h("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": w("ratings") }, h("table", {},
+          h("thead", {}, h("tr", {}, [w("game"), w("rating"), w("skill"), w("games")].map((x) => h("th", { scope: "col" }, x)))),
           h("tbody", {}, profile.ratings.map((r) => h("tr", { "data-testid": `profile-rating-${r.game}` },
             h("th", { scope: "row" }, nameOf(kinds[r.game]) || r.game), h("td", {}, number(r.rating)),
-            h("td", {}, number(r.mu)), h("td", { "data-testid": "sigma" }, `± ${number(r.sigma)}`), h("td", {}, String(r.games))))))),
+            h("td", { "data-testid": "sigma" }, `${number(r.mu)} ± ${number(r.sigma)}`), h("td", {}, String(r.games))))))),
           h("p", { class: "muted" }, w("ratingHelp"))]
         : h("p", { class: "muted" }, w("unrated"))),
     h("section", { "data-testid": "profile-recent" }, h("h2", {}, w("recent")),
