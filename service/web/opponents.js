@@ -122,33 +122,35 @@ function seekForm(catalog, me, key, status, signal) {
   };
   game.addEventListener("change", bots);
   bots();
-  return h("form", { "data-testid": "seek-form", onsubmit: async (event) => {
-    event.preventDefault();
-    const body = { game: game.value, seats: Number(seats.value), rated: rated.checked };
-    if (clock.value.trim()) body.clock = { per_move: clock.value.trim() };
-    if (bot.value) body.fallback = { bot: bot.value, after: Number(after.value) };
-    try {
-      const seek = await api.post("/seeks", body, key);
-      await wait(seek, key, status, signal);
-    } catch (error) {
-      status.replaceChildren(h("span", { class: "problem", role: "alert", title: error.message }, say(error)));
-    }
-  } },
-  h("label", {}, `${w("game")} `, game), " ", h("label", {}, `${w("seats")} `, seats), " ",
-  h("label", {}, rated, ` ${w("rated")}`), " ", h("label", {}, `${w("clock")} `, clock), " ",
-  h("label", {}, `${w("bot")} `, bot), " ", h("label", {}, `${w("after")} `, after), " ",
-  h("button", { type: "submit", "data-testid": "seek-go" }, w("go")), " ",
-  h("button", { type: "button", "data-testid": "seek-open", onclick: async () => {
+  // One wait at a time from this page: while a seek or a table waits, both buttons rest.
+  const go = h("button", { type: "submit", "data-testid": "seek-go" }, w("go"));
+  const openTable = h("button", { type: "button", "data-testid": "seek-open", onclick: () => busy(async () => {
     const count = Number(seats.value);
     const body = { game: game.value, rated: rated.checked,
       seats: [{ player: me.id }, ...Array.from({ length: count - 1 }, () => ({ open: true }))] };
     if (clock.value.trim()) body.options = { clock: { per_move: clock.value.trim() } };
+    await seated(await api.post("/games", body, key), key, status, signal);
+  }) }, w("openTable"));
+  const busy = async (run) => {
+    go.disabled = openTable.disabled = true;
     try {
-      await seated(await api.post("/games", body, key), key, status, signal);
+      await run();
     } catch (error) {
       status.replaceChildren(h("span", { class: "problem", role: "alert", title: error.message }, say(error)));
+    } finally {
+      go.disabled = openTable.disabled = false;
     }
-  } }, w("openTable")));
+  };
+  return h("form", { "data-testid": "seek-form", onsubmit: (event) => {
+    event.preventDefault();
+    const body = { game: game.value, seats: Number(seats.value), rated: rated.checked };
+    if (clock.value.trim()) body.clock = { per_move: clock.value.trim() };
+    if (bot.value) body.fallback = { bot: bot.value, after: Number(after.value) };
+    return busy(async () => wait(await api.post("/seeks", body, key), key, status, signal));
+  } },
+  h("label", {}, `${w("game")} `, game), " ", h("label", {}, `${w("seats")} `, seats), " ",
+  h("label", {}, rated, ` ${w("rated")}`), " ", h("label", {}, `${w("clock")} `, clock), " ",
+  h("label", {}, `${w("bot")} `, bot), " ", h("label", {}, `${w("after")} `, after), " ", go, " ", openTable);
 }
 
 /** A table the player sits at that waits for players: live (its event stream) until its last seat

@@ -221,3 +221,44 @@ def test_a_profile_shows_ratings_and_results_and_renames_its_owner(web: Web, new
     page.wait_for_selector(f"[data-testid=profile-name]:text-is({fresh!r})")
     assert web.api.seat(me["key"]).get("/api/v1/players/me").body["name"] == fresh
     assert re.search(r"\d", page.inner_text("[data-testid=games-played]"))
+
+
+def test_refusals_are_said_in_the_readers_words_and_a_cancelled_table_says_so_live(
+    web: Web, new_page: Any
+) -> None:
+    """In Czech: a seat taken by someone else meanwhile (409), a fourth waiting seek (429); the
+    player's own table, cancelled, says so through its event stream."""
+    creator = web.api.post("/api/v1/players", {"name": f"host-{uuid4().hex[:8]}"}).body
+    game = (
+        web.api.seat(creator["key"])
+        .post("/api/v1/games", {"game": "kupferkessel", "seats": [{"player": creator["id"]}, {"open": True}]})
+        .body
+    )
+    page, made = _player_page(web, new_page)
+    page.evaluate("() => localStorage.setItem('kotlik.lang', 'cs')")
+    page.reload()
+    page.wait_for_selector(f"[data-testid=join-{game['id']}]")
+    rival = web.api.post("/api/v1/players", {"name": f"quick-{uuid4().hex[:8]}"}).body
+    assert web.api.seat(rival["key"]).post(f"/api/v1/games/{game['id']}/join", {}).status == 201
+    page.click(f"[data-testid=join-{game['id']}]")
+    said = page.locator(f"[data-testid=open-{game['id']}] [role=alert]")
+    assert said.inner_text().startswith("Toto místo už není volné"), said.inner_text()
+
+    page.select_option("[data-testid=seek-game]", "kupferkessel")
+    page.fill("[data-testid=seek-clock]", "31h")
+    page.click("[data-testid=seek-go]")
+    page.wait_for_selector("[data-testid=seek-waiting]")
+    assert page.is_disabled("[data-testid=seek-go]"), "one wait at a time from the page"
+    page.click("[data-testid=seek-cancel]")
+    page.wait_for_selector("[data-testid=seek-status]:text-is('Zrušeno.')")
+    for clock in ("32h", "33h", "34h"):  # three waiting from elsewhere (another tab, a bot's script)
+        seek = {"game": "kupferkessel", "seats": 2, "clock": {"per_move": clock}}
+        assert web.api.seat(made["key"]).post("/api/v1/seeks", seek).body["status"] == "waiting"
+    page.click("[data-testid=seek-go]")
+    alert = page.locator("[data-testid=seek-status] [role=alert]")
+    assert alert.inner_text() == "Už čekají tři vaše hledání: nejdřív jedno zrušte."
+
+    page.click("[data-testid=seek-open]")
+    page.wait_for_selector("[data-testid=table-waiting]")
+    page.click("[data-testid=table-cancel]")
+    page.wait_for_selector("[data-testid=seek-status]:text-is('Zrušeno.')")
