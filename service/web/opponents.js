@@ -6,7 +6,7 @@
 // long-poll, the table's event stream), never by polling: see `live`.
 import * as api from "./api.js";
 import { h } from "./dom.js";
-import { lang, nameOf } from "./i18n.js";
+import { lang, nameOf, t } from "./i18n.js";
 import * as problems from "./problems.js";
 import * as tokens from "./tokens.js";
 
@@ -40,6 +40,8 @@ const WORDS = {
     taken: "zajął (zajęła) miejsce", problem49: {"seat-not-open": "To miejsce nie jest już wolne: ktoś je zajął albo gra się zaczęła, skończyła lub została anulowana.", "not-creator": "Stół może anulować tylko gracz, który go otworzył.", "too-many-seeks": "Masz już trzy oczekujące szukania: najpierw anuluj jedno.", "seek-closed": "To szukanie już nie czeka.", "seek-not-found": "Nie masz takiego szukania.", "name-taken": "To imię ma już inny gracz; wybierz inne."},
   },
 };
+/** A bot level's name in the reader's language (the catalog's `levels`), else its id. */
+const levelName = (kind, bot) => nameOf(kind?.levels?.find((l) => l.bot === bot)) || bot;
 const w = (key) => (WORDS[lang()] || WORDS.en)[key] ?? WORDS.en[key];
 //: Seconds one long-poll of a waiting seek may wait (the server's most is 60).
 const WAIT_S = 30;
@@ -84,7 +86,7 @@ export async function show(root, signal) {
       boards.filter(([, entries]) => entries.length).map(([g, entries]) =>
         h("div", { "data-testid": `leaderboard-${g.game}` }, h("h3", {}, nameOf(g)),
           h("ol", {}, entries.map((e) => h("li", {}, e.player.startsWith("bot:")
-            ? e.name : h("a", { href: `#/players/${e.player}`, "data-testid": `board-player-${e.player}` }, e.name),
+            ? `${levelName(g, e.player.slice(4))} (${t("bot")})` : h("a", { href: `#/players/${e.player}`, "data-testid": `board-player-${e.player}` }, e.name),
           ` — ${e.rating.toFixed(1)} (${e.games})`)))))),
   );
 }
@@ -118,7 +120,7 @@ function seekForm(catalog, me, key, status, signal) {
   const after = h("input", { type: "number", min: 0, value: 30, "data-testid": "seek-after", size: 5 });
   const bots = () => {
     const kind = catalog.find((g) => g.game === game.value);
-    bot.replaceChildren(h("option", { value: "" }, w("nobot")), ...(kind?.bots || []).map((b) => h("option", { value: b.name || b }, b.name || b)));
+    bot.replaceChildren(h("option", { value: "" }, w("nobot")), ...(kind?.bots || []).map((b) => h("option", { value: b }, levelName(kind, b))));
   };
   game.addEventListener("change", bots);
   bots();

@@ -238,6 +238,9 @@ def test_refusals_are_said_in_the_readers_words_and_a_cancelled_table_says_so_li
     page.evaluate("() => localStorage.setItem('kotlik.lang', 'cs')")
     page.reload()
     page.wait_for_selector(f"[data-testid=join-{game['id']}]")
+    page.select_option("[data-testid=seek-game]", "kupferkessel")
+    assert "Běžný" in page.locator("[data-testid=seek-bot] option").all_inner_texts(), "bot levels by name"
+    assert not RAW.findall(page.inner_text("main")), RAW.findall(page.inner_text("main"))
     rival = web.api.post("/api/v1/players", {"name": f"quick-{uuid4().hex[:8]}"}).body
     assert web.api.seat(rival["key"]).post(f"/api/v1/games/{game['id']}/join", {}).status == 201
     page.click(f"[data-testid=join-{game['id']}]")
