@@ -19,11 +19,11 @@ import games
 from commands import seeks as seeking
 from games.interface import InvalidOptions
 from projections import clocks, players, ratings, seeks
-from service.context import caches, connection
+from service.context import answering_within, caches, connection
 from service.contract import schemas
 from service.contract.problems import NotFound
 from service.guard.auth import caller_player
-from service.live import listener
+from service.live import listener, polls
 from service.live.handover import after_answer
 
 blp = Blueprint(
@@ -73,7 +73,9 @@ class Seek(MethodView):
             return _seek(seek_id)
         heard = listener.current()
         deadline = time.monotonic() + wait
-        with heard.signals(seek_id) as woken:  # before the read: a pairing after it wakes us
+        # Before the read, the signal: a pairing after it wakes us. A 503 within the wait (and a
+        # second), should the database be away, as the state's long-poll answers.
+        with answering_within(wait + polls.GRACE), heard.signals(seek_id) as woken:
             while True:
                 seek = _seek(seek_id)  # no connection is held while waiting
                 remaining = deadline - time.monotonic()
