@@ -19,7 +19,7 @@ const WORDS = {
     nobot: "no bot", go: "Find", waiting: "Waiting for an opponent…", cancel: "Cancel", cancelled: "Cancelled.",
     board: "Leaderboard", mine: "Your ratings", noKey: "Create a player in the lobby first: a seat is taken with your player key.",
     openTable: "Open a table and wait", seatsWait: "Waiting for players to take the open seats…", cancelTable: "Cancel the table", lobby: "To the lobby", casual: "casual", openSeat: "open", unrated: "No rated game yet.",
-    taken: "took a seat", problem49: {"seat-not-open": "This seat is no longer open: someone took it, or the game started, ended or was cancelled.", "not-creator": "Only the player who opened this table may cancel it.", "too-many-seeks": "You have three seeks waiting already: cancel one first.", "seek-closed": "This seek no longer waits.", "seek-not-found": "No such seek of yours.", "name-taken": "Another player has this name already; pick another."},
+    yours: "Your table: wait here", problem49: {"seat-not-open": "This seat is no longer open: someone took it, or the game started, ended or was cancelled.", "not-creator": "Only the player who opened this table may cancel it.", "too-many-seeks": "You have three seeks waiting already: cancel one first.", "seek-closed": "This seek no longer waits.", "seek-not-found": "No such seek of yours.", "name-taken": "Another player has this name already; pick another."},
   },
   cs: {
     title: "Najít soupeře", open: "Hry čekající na hráče", none: "Teď na hráče nečeká žádná hra.",
@@ -28,7 +28,7 @@ const WORDS = {
     nobot: "bez bota", go: "Hledat", waiting: "Čekám na soupeře…", cancel: "Zrušit", cancelled: "Zrušeno.",
     board: "Žebříček", mine: "Vaše hodnocení", noKey: "Nejdřív si v lobby založte hráče: místo se obsazuje klíčem hráče.",
     openTable: "Otevřít stůl a čekat", seatsWait: "Čekám, až hráči obsadí volná místa…", cancelTable: "Zrušit stůl", lobby: "Do lobby", casual: "přátelská", openSeat: "volné", unrated: "Zatím žádná hodnocená hra.",
-    taken: "obsadil(a) místo", problem49: {"seat-not-open": "Toto místo už není volné: někdo ho obsadil, nebo hra začala, skončila či byla zrušena.", "not-creator": "Stůl může zrušit jen hráč, který ho otevřel.", "too-many-seeks": "Už čekají tři vaše hledání: nejdřív jedno zrušte.", "seek-closed": "Toto hledání už nečeká.", "seek-not-found": "Takové hledání nemáte.", "name-taken": "Toto jméno už má jiný hráč; zvolte jiné."},
+    yours: "Váš stůl: čekat zde", problem49: {"seat-not-open": "Toto místo už není volné: někdo ho obsadil, nebo hra začala, skončila či byla zrušena.", "not-creator": "Stůl může zrušit jen hráč, který ho otevřel.", "too-many-seeks": "Už čekají tři vaše hledání: nejdřív jedno zrušte.", "seek-closed": "Toto hledání už nečeká.", "seek-not-found": "Takové hledání nemáte.", "name-taken": "Toto jméno už má jiný hráč; zvolte jiné."},
   },
   pl: {
     title: "Znajdź przeciwnika", open: "Gry czekające na graczy", none: "Żadna gra nie czeka teraz na graczy.",
@@ -37,7 +37,7 @@ const WORDS = {
     nobot: "bez bota", go: "Szukaj", waiting: "Czekam na przeciwnika…", cancel: "Anuluj", cancelled: "Anulowano.",
     board: "Ranking", mine: "Twoje rankingi", noKey: "Najpierw utwórz gracza w lobby: miejsce zajmuje się kluczem gracza.",
     openTable: "Otwórz stół i czekaj", seatsWait: "Czekam, aż gracze zajmą wolne miejsca…", cancelTable: "Anuluj stół", lobby: "Do lobby", casual: "towarzyska", openSeat: "wolne", unrated: "Jeszcze żadnej gry rankingowej.",
-    taken: "zajął (zajęła) miejsce", problem49: {"seat-not-open": "To miejsce nie jest już wolne: ktoś je zajął albo gra się zaczęła, skończyła lub została anulowana.", "not-creator": "Stół może anulować tylko gracz, który go otworzył.", "too-many-seeks": "Masz już trzy oczekujące szukania: najpierw anuluj jedno.", "seek-closed": "To szukanie już nie czeka.", "seek-not-found": "Nie masz takiego szukania.", "name-taken": "To imię ma już inny gracz; wybierz inne."},
+    yours: "Twój stół: czekaj tutaj", problem49: {"seat-not-open": "To miejsce nie jest już wolne: ktoś je zajął albo gra się zaczęła, skończyła lub została anulowana.", "not-creator": "Stół może anulować tylko gracz, który go otworzył.", "too-many-seeks": "Masz już trzy oczekujące szukania: najpierw anuluj jedno.", "seek-closed": "To szukanie już nie czeka.", "seek-not-found": "Nie masz takiego szukania.", "name-taken": "To imię ma już inny gracz; wybierz inne."},
   },
 };
 /** A bot level's name in the reader's language (the catalog's `levels`), else its id. */
@@ -96,7 +96,7 @@ function openRow(game, kinds, me, key, status, signal) {
   const mine = game.seats.some((s) => s.player === me.id);
   return h("li", { "data-testid": `open-${game.id}` },
     `${nameOf(kinds[game.game])} · ${game.rated ? w("rated") : w("casual")} · ${seats} `,
-    mine ? h("button", { type: "button", "data-testid": `mine-${game.id}`, onclick: () => seated(game, key, status, signal) }, "…") : h("button", {
+    mine ? h("button", { type: "button", "data-testid": `mine-${game.id}`, onclick: () => seated(game, key, status, signal) }, w("yours")) : h("button", {
       type: "button", "data-testid": `join-${game.id}`, onclick: async (event) => {
         event.target.disabled = true;
         try {
