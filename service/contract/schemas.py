@@ -468,6 +468,16 @@ class SeekRequestSchema(Schema):
     )
 
 
+class SeekQuerySchema(Schema):
+    wait = fields.Integer(
+        validate=validate.Range(min=0, max=60),
+        metadata={
+            "description": "long-poll: while the seek waits, answer once it is paired, cancelled or "
+            "expired, or after N seconds with it still `waiting`"
+        },
+    )
+
+
 class SeekSchema(Schema):
     id = fields.UUID()
     player = fields.UUID(attribute="player_id")

@@ -197,7 +197,8 @@ class Game {
     this.headerEl.replaceChildren(
       h("ul", { class: "players" }, s.seats.map((p) => h("li", {
         class: [s.to_move.includes(p.seat) && s.status === "active" ? "to-move" : "", p.seat === this.seat ? "me" : ""].join(" "),
-      }, p.name, p.bot ? ` (${t("bot")})` : "", p.seat === this.seat ? ` — ${t("you")}` : ""))),
+      }, p.player ? h("a", { href: `#/players/${p.player}`, "data-testid": `seat-player-${p.seat}` }, p.name) : p.name,
+      p.bot ? ` (${t("bot")})` : "", p.seat === this.seat ? ` — ${t("you")}` : ""))),
       h("p", { class: "turn", role: "status", "data-testid": "turn", "data-status": s.status }, turn),
       ...(s.status === "active" && s.deadline ? [h("p", { class: "clock", "data-testid": "deadline", "data-deadline": s.deadline },
         `${t("deadline")} ${new Date(s.deadline).toLocaleString(lang())}`)] : []),
