@@ -16,6 +16,8 @@ The handlers are this package's interface (``commands.play(...)``); the outbox t
 """
 
 from commands.handlers import (
+    PLAY_TURN,
+    THINK,
     Created,
     EntropyRefused,
     GameOver,
@@ -36,6 +38,8 @@ from commands.handlers import (
 )
 
 __all__ = [
+    "PLAY_TURN",
+    "THINK",
     "Created",
     "EntropyRefused",
     "GameOver",

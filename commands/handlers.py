@@ -26,6 +26,7 @@ import games
 from commands import seating, writes
 from events import NewEvent, StoredEvent, VersionConflict, append, read
 from events.outbox import Queued
+from games import levels
 from games.interface import Event, GameError, IllegalMove, Rules
 from games.rng import Rng, game_key
 from projections import clocks, lobby, players, ratings, resignation, seen, tokens, webhooks
@@ -519,12 +520,22 @@ def work_for(row: lobby.GameRow) -> list[tuple[str, list[Any]]]:
     return _work(row.id, row.seats, row.to_move, row.status == "scoring", row.version)
 
 
+#: The task that plays a bot's turn, and the one for a bot that searches (:func:`games.levels.searches`):
+#: the same work, on a queue of its own (:mod:`workers.queues`).
+PLAY_TURN = "bots.play_turn"
+THINK = "bots.think"
+
+
 def _work(
     game_id: UUID, seats: list[dict[str, Any]], to_move: list[int], over: bool, version: int
 ) -> list[tuple[str, list[Any]]]:
     if over:
         return [("scoring.score_game", [str(game_id), version])]
-    return [("bots.play_turn", [str(game_id), seat, version]) for seat in to_move if seats[seat]["bot"]]
+    return [
+        (THINK if levels.searches(seats[seat]["bot"]) else PLAY_TURN, [str(game_id), seat, version])
+        for seat in to_move
+        if seats[seat]["bot"]
+    ]
 
 
 def _request_hash(seat: int, command: dict[str, Any]) -> str:

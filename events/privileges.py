@@ -26,7 +26,8 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 ROLE = "kotlik_service"
 
 #: What the service may do, table by table; everything else is revoked. ``UPDATE`` on ``games``
-#: and ``outbox`` also covers their ``SELECT … FOR UPDATE`` locks.
+#: and ``outbox`` also covers their ``SELECT … FOR UPDATE`` locks. ``"UPDATE (name)"`` grants it on
+#: that column only (revoking a table's privileges revokes its columns' too).
 TABLES: dict[str, tuple[str, ...]] = {
     "events": ("SELECT", "INSERT"),
     "games": ("SELECT", "INSERT", "UPDATE"),
@@ -38,7 +39,8 @@ TABLES: dict[str, tuple[str, ...]] = {
     "scores": ("SELECT", "INSERT"),
     "outbox": ("SELECT", "INSERT", "UPDATE"),
     # Players and their seats, webhooks and their deliveries (alembic 0005, issue 10).
-    "players": ("SELECT", "INSERT"),
+    # UPDATE of the name alone: a player renames (PATCH /players/me); the key's hash stays as made.
+    "players": ("SELECT", "INSERT", "UPDATE (name)"),
     "game_players": ("SELECT", "INSERT"),
     "webhooks": ("SELECT", "INSERT", "UPDATE"),  # UPDATE: removed_at (alembic 0006)
     "deliveries": ("SELECT", "INSERT", "UPDATE"),

@@ -11,6 +11,7 @@ from typing import Any
 
 from celery import Celery
 
+from commands import THINK
 from events.database import database_url, sqlalchemy_url
 from events.privileges import service_url
 from projections.caches import Caches
@@ -41,9 +42,14 @@ def broker_url(database: str | None = None) -> str:
 
 
 def _route(name: str, *args: Any, **kwargs: Any) -> dict[str, str] | None:
-    """Webhook deliveries and Web Push messages go to the webhooks' queue of whatever games' queue
-    the app is set to (a Celery router: the task's name, then what Celery adds)."""
-    return {"queue": of_run(app.conf.task_default_queue)[1]} if name in (DELIVER, SEND) else None
+    """Webhook deliveries and Web Push messages, and searching bots' turns, go to their queues beside
+    whatever games' queue the app is set to (a Celery router: the task's name, then what Celery adds)."""
+    queues = of_run(app.conf.task_default_queue)
+    if name in (DELIVER, SEND):
+        return {"queue": queues.webhooks}
+    if name == THINK:
+        return {"queue": queues.search}
+    return None
 
 
 class KotlikCelery(Celery):

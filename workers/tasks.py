@@ -39,9 +39,19 @@ _RETRY_TRANSIENT: dict[str, Any] = {
 }
 
 
-@app.task(name="bots.play_turn", **_RETRY_TRANSIENT)
+@app.task(name=commands.PLAY_TURN, **_RETRY_TRANSIENT)
 def play_turn(game_id: str, seat: int, expected: int) -> int | None:
     """Let a bot seat move; its next turn or the scoring is enqueued by the same transaction."""
+    return _play(game_id, seat, expected)
+
+
+@app.task(name=commands.THINK, **_RETRY_TRANSIENT)
+def think(game_id: str, seat: int, expected: int) -> int | None:
+    """A searching bot's turn: :func:`play_turn`, on the search queue (:mod:`workers.queues`)."""
+    return _play(game_id, seat, expected)
+
+
+def _play(game_id: str, seat: int, expected: int) -> int | None:
     with _pool().connection() as conn:
         played = commands.play_bot(conn, UUID(game_id), seat, expected, caches=app.caches)
         if played is not None:

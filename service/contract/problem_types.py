@@ -325,6 +325,21 @@ TYPES: dict[str, ProblemType] = {
         ),
         ("problems",),
     ),
+    "export-signature-refused": ProblemType(
+        422,
+        "The export's signature is refused",
+        _t(
+            "Podpis exportu nesedí (soubor byl po podpisu změněn nebo ho podepsal jiný klíč, než "
+            "uvádí jeho hlavička), nebo server vyžaduje podpis klíčem, kterému věří, a soubor ho "
+            "nemá. Nic se nezapsalo.",
+            "Podpis eksportu się nie zgadza (plik zmieniono po podpisaniu albo podpisał go inny klucz, "
+            "niż podaje jego nagłówek), albo serwer wymaga podpisu zaufanym kluczem, a plik go nie "
+            "ma. Nic nie zapisano.",
+            "The export's signature does not match (the file was changed after signing, or signed by "
+            "another key than its header names), or this server requires a signature by a key it "
+            "trusts and the file has none. Nothing was written.",
+        ),
+    ),
     "import-refused": ProblemType(
         422,
         "Import refused",
