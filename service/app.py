@@ -20,6 +20,7 @@ from events.database import create_pool, data_dir
 from projections.caches import Caches
 from service.api import fast
 from service.api.catalog import blp as catalog
+from service.api.credentials import blp as credentials
 from service.api.endings import blp as endings
 from service.api.exports import blp as exports
 from service.api.exports import keys
@@ -93,7 +94,7 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     _live(app, config, caches, watchers)
 
     api = KotlikApi(app)
-    for blueprint in (games, endings, players, opponents, exports, keys, catalog, health):
+    for blueprint in (games, endings, players, credentials, opponents, exports, keys, catalog, health):
         blueprint.PAGINATION_ARGUMENTS_PARSER = schemas.PAGINATION_PARSER
         api.register_blueprint(blueprint)
     game_schemas.register(api)

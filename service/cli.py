@@ -246,12 +246,12 @@ def _export_bytes(path: str) -> bytes:
 
 
 def projections_command(args: argparse.Namespace) -> int:
-    """``kotlik ratings|seeks check|rebuild``: compare the table with what the log folds to, or
+    """``kotlik ratings|seeks|credentials check|rebuild``: compare the table with what the log folds to, or
     replace it with that; ``check`` exits 1 on a difference."""
     from events.database import create_pool
-    from projections import ratings, seeks
+    from projections import credentials, ratings, seeks
 
-    table = {"ratings": ratings, "seeks": seeks}[args.command]
+    table = {"ratings": ratings, "seeks": seeks, "credentials": credentials}[args.command]
     with _database() as url, create_pool(url, max_size=1) as pool, pool.connection() as conn:
         if args.action == "rebuild":
             print(f"{args.command}: {table.rebuild(conn)} row(s) rebuilt from the log")
@@ -382,7 +382,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.set_defaults(handler=play_command)
     p = sub.add_parser("migrate", help="bring the database schema up to date")
     p.set_defaults(handler=migrate_command)
-    for name in ("ratings", "seeks"):
+    for name in ("ratings", "seeks", "credentials"):
         p = sub.add_parser(name, help=f"check the {name} table against the log, or rebuild it from the log")
         p.add_argument("action", choices=["check", "rebuild"])
         p.set_defaults(handler=projections_command)

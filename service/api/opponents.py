@@ -11,7 +11,6 @@ from uuid import UUID
 
 from flask import url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import ValidationError
 
 import games
@@ -20,6 +19,7 @@ from games.interface import InvalidOptions
 from projections import clocks, players, ratings, seeks
 from service.context import caches, connection
 from service.contract import schemas
+from service.contract.pagination import Blueprint
 from service.contract.problems import NotFound
 from service.guard.auth import caller_player
 from service.live.handover import after_answer
