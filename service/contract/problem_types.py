@@ -77,9 +77,12 @@ TYPES: dict[str, ProblemType] = {
         401,
         "Missing or unknown seat token",
         _t(
-            "Pošlete Authorization: Bearer se žetonem místa, klíčem hráče nebo správcovským žetonem.",
-            "Wyślij Authorization: Bearer z żetonem miejsca, kluczem gracza lub żetonem administratora.",
-            "Send Authorization: Bearer with the seat token, the player key or the admin token it needs.",
+            "Pošlete Authorization: Bearer se žetonem místa, klíčem hráče nebo správcovským žetonem. "
+            "Žeton, který byl vyměněn, a klíč, který byl obnoven, už neplatí.",
+            "Wyślij Authorization: Bearer z żetonem miejsca, kluczem gracza lub żetonem administratora. "
+            "Żeton, który wymieniono, i klucz, który odnowiono, już nie obowiązują.",
+            "Send Authorization: Bearer with the seat token, the player key or the admin token it needs. "
+            "A token that was reissued, or a key that was rotated, holds nothing any more.",
         ),
     ),
     "token-expired": ProblemType(
