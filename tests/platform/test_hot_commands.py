@@ -412,9 +412,7 @@ def _each_seats_first_command_writes_alone(
         with pool.connection() as conn:
             seated = holder(conn, CACHES, game_id, created.tokens[seat])
             assert seated is not None and seated.seat == seat and seated.credentials == 0
-            played = play(
-                conn, game_id, seat, _first_action(game, state, seat), newest=_deaf, credentials=0
-            )
+            played = play(conn, game_id, seat, _first_action(game, state, seat), newest=_deaf, credentials=0)
         monkeypatch.undo()
         assert statements == ["WITH lobby AS"], (seat, statements)
         state = played.state
