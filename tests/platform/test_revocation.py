@@ -276,3 +276,24 @@ def test_link_headers_walk_every_page_of_a_list_and_equal_it_whole(nodes: tuple[
     assert ratings.status == 200 and "X-Pagination" in ratings.headers
     if json.loads(ratings.headers["X-Pagination"])["total"]:
         assert "first" in _links(ratings)
+
+
+def test_the_document_says_how_to_revoke_and_how_lists_link_their_pages(nodes: tuple[Client, Client]) -> None:
+    a, _ = nodes
+    document = a.get("/api/v1/openapi.json").body
+    assert document["info"]["version"] == "1.2.0"
+    paths = document["paths"]
+    for path in ("/api/v1/games", "/api/v1/players/me/games", "/api/v1/ratings/{game}"):
+        headers = paths[path]["get"]["responses"]["200"]["headers"]
+        assert {"X-Pagination", "Link"} <= set(headers), path
+        assert (
+            headers["Link"]["schema"] == {"type": "string"} and "RFC 8288" in headers["Link"]["description"]
+        )
+    reissue = paths["/api/v1/games/{game_id}/seats/{seat}/token"]["post"]
+    assert {"201", "401", "403", "404", "409"} <= set(reissue["responses"])
+    assert "WWW-Authenticate" in reissue["responses"]["401"]["headers"]
+    assert {"201", "401"} <= set(paths["/api/v1/players/me/key"]["post"]["responses"])
+    kinds = document["components"]["schemas"]["Problem"]["x-problem-types"]
+    assert {"/problems/not-seat-holder", "/problems/no-such-seat", "/problems/seat-without-token"} <= set(
+        kinds
+    )
