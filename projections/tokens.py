@@ -176,8 +176,8 @@ class KnownTokens:
             found = {
                 bytes(r["token_hash"]): (int(r["seat"]), r["expires_at"]) for r in rows if r["token_hash"]
             }
-            if found:  # none: no human seat with a token; nothing worth keeping
-                self._keep(game_id, count, found)
+            # kept even with no token (a game of bots and players' keys): its count is known then
+            self._keep(game_id, count, found)
             return _valid(count, found.get(digest))
 
         return answer
