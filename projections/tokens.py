@@ -54,8 +54,8 @@ def issue(conn: Connection[Any], game_id: UUID, seat: int) -> Issued:
 def reissue(conn: Connection[Any], game_id: UUID, seat: int, by: dict[str, Any]) -> Issued:
     """A new token for ``seat``, its old one (if any) refused from now on: logged as reissued,
     ``by`` saying who asked (``{"seat": n}`` or ``{"player": id}``), the seat's row replaced and
-    the game's :data:`credentials <COUNT>` counted up, in one statement; inside the caller's
-    transaction, with the lobby row locked."""
+    the game's ``credentials`` (its lobby row's count of reissued tokens) counted up, in one
+    statement; inside the caller's transaction, with the lobby row locked."""
     token = secrets.token_urlsafe(32)
     row = conn.execute(_REISSUE, (game_id, seat, _digest(token), lifetime_days(), Jsonb(by))).fetchone()
     assert row is not None
@@ -91,15 +91,11 @@ _REISSUE = """
 
 @dataclass(frozen=True)
 class Seated:
-    """The seat a token holds, and the game's :data:`COUNT` of reissued tokens when it was read
+    """The seat a token holds, and the game's count of reissued tokens when it was read
     (``None`` for a seat a player key holds, read now: nothing remembered to check)."""
 
     seat: int
     credentials: int | None
-
-
-#: The lobby row's column that counts the game's reissued seat tokens (alembic 0013).
-COUNT = "credentials"
 
 
 class KnownTokens:
