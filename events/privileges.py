@@ -33,14 +33,18 @@ TABLES: dict[str, tuple[str, ...]] = {
     "games": ("SELECT", "INSERT", "UPDATE"),
     # Seeds of games (alembic 0004): written at creation, read only by the deciding code.
     "game_seeds": ("SELECT", "INSERT"),
-    "seat_tokens": ("SELECT", "INSERT"),
+    # Seat tokens and player keys are projections of ``credential_events`` (alembic 0013, issue 53):
+    # a reissued token or a rotated key replaces the hash in place.
+    "seat_tokens": ("SELECT", "INSERT", "UPDATE"),
+    "credential_events": ("SELECT", "INSERT"),
     "commands": ("SELECT", "INSERT"),
     "snapshots": ("SELECT", "INSERT"),
     "scores": ("SELECT", "INSERT"),
     "outbox": ("SELECT", "INSERT", "UPDATE"),
     # Players and their seats, webhooks and their deliveries (alembic 0005, issue 10).
-    # UPDATE of the name alone: a player renames (PATCH /players/me); the key's hash stays as made.
-    "players": ("SELECT", "INSERT", "UPDATE (name)"),
+    # UPDATE of the name (a player renames: PATCH /players/me) and of the key's hash (a player rotates
+    # the key: POST /players/me/key, folded from credential_events); nothing else of a player changes.
+    "players": ("SELECT", "INSERT", "UPDATE (name, key_hash)"),
     "game_players": ("SELECT", "INSERT"),
     "webhooks": ("SELECT", "INSERT", "UPDATE"),  # UPDATE: removed_at (alembic 0006)
     "deliveries": ("SELECT", "INSERT", "UPDATE"),

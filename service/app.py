@@ -18,6 +18,7 @@ from events.database import create_pool
 from projections.caches import Caches
 from service.api import fast
 from service.api.catalog import blp as catalog
+from service.api.credentials import blp as credentials
 from service.api.endings import blp as endings
 from service.api.exports import blp as exports
 from service.api.exports import import_keys, keys
@@ -60,7 +61,7 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     app.config.update(
         # ASCII: generators name the client's package after it (openapi-python-client: kotlik-api-client)
         API_TITLE="Kotlik API",
-        API_VERSION="1.3.0",  # the document's version (CHANGES.md); the URLs stay /api/v1
+        API_VERSION="1.2.0",  # the document's version (CHANGES.md); the URLs stay /api/v1
         OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX=API_PREFIX,
         OPENAPI_JSON_PATH="openapi.json",
@@ -95,7 +96,7 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     _live(app, config, caches, watchers)
 
     api = KotlikApi(app)
-    for blueprint in (games, endings, players, push, opponents, exports, keys, catalog, health):
+    for blueprint in (games, endings, players, credentials, push, opponents, exports, keys, catalog, health):
         blueprint.PAGINATION_ARGUMENTS_PARSER = schemas.PAGINATION_PARSER
         api.register_blueprint(blueprint)
     game_schemas.register(api)

@@ -259,12 +259,12 @@ def _export_bytes(path: str) -> bytes:
 
 
 def projections_command(args: argparse.Namespace) -> int:
-    """``kotlik ratings|seeks|push check|rebuild``: compare the table with what the log folds to, or
-    replace it with that; ``check`` exits 1 on a difference."""
+    """``kotlik ratings|seeks|credentials|push check|rebuild``: compare the table with what the log
+    folds to, or replace it with that; ``check`` exits 1 on a difference."""
     from events.database import create_pool
-    from projections import push, ratings, seeks
+    from projections import credentials, push, ratings, seeks
 
-    table = {"ratings": ratings, "seeks": seeks, "push": push}[args.command]
+    table = {"ratings": ratings, "seeks": seeks, "credentials": credentials, "push": push}[args.command]
     with _database() as url, create_pool(url, max_size=1) as pool, pool.connection() as conn:
         if args.action == "rebuild":
             print(f"{args.command}: {table.rebuild(conn)} row(s) rebuilt from the log")
@@ -396,7 +396,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.set_defaults(handler=play_command)
     p = sub.add_parser("migrate", help="bring the database schema up to date")
     p.set_defaults(handler=migrate_command)
-    for name in ("ratings", "seeks", "push"):
+    for name in ("ratings", "seeks", "credentials", "push"):
         p = sub.add_parser(name, help=f"check the {name} table against the log, or rebuild it from the log")
         p.add_argument("action", choices=["check", "rebuild"])
         p.set_defaults(handler=projections_command)

@@ -15,7 +15,7 @@ Create Date: 2026-12-06
 from alembic import op
 
 revision = "0014"
-down_revision = "0012"
+down_revision = "0013"
 branch_labels = None
 depends_on = None
 

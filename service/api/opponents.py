@@ -12,7 +12,6 @@ from uuid import UUID
 
 from flask import url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import ValidationError
 
 import games
@@ -21,6 +20,7 @@ from games.interface import InvalidOptions
 from projections import clocks, players, ratings, seeks
 from service.context import answering_within, caches, connection
 from service.contract import schemas
+from service.contract.pagination import Blueprint
 from service.contract.problems import NotFound
 from service.guard.auth import caller_player
 from service.live import listener, polls

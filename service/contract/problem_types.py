@@ -77,9 +77,12 @@ TYPES: dict[str, ProblemType] = {
         401,
         "Missing or unknown seat token",
         _t(
-            "Pošlete Authorization: Bearer se žetonem místa, klíčem hráče nebo správcovským žetonem.",
-            "Wyślij Authorization: Bearer z żetonem miejsca, kluczem gracza lub żetonem administratora.",
-            "Send Authorization: Bearer with the seat token, the player key or the admin token it needs.",
+            "Pošlete Authorization: Bearer se žetonem místa, klíčem hráče nebo správcovským žetonem. "
+            "Žeton, který byl vyměněn, a klíč, který byl obnoven, už neplatí.",
+            "Wyślij Authorization: Bearer z żetonem miejsca, kluczem gracza lub żetonem administratora. "
+            "Żeton, który wymieniono, i klucz, który odnowiono, już nie obowiązują.",
+            "Send Authorization: Bearer with the seat token, the player key or the admin token it needs. "
+            "A token that was reissued, or a key that was rotated, holds nothing any more.",
         ),
     ),
     "token-expired": ProblemType(
@@ -203,6 +206,37 @@ TYPES: dict[str, ProblemType] = {
             "Čekající hru může zrušit jen hráč, který ji založil (jeho klíčem).",
             "Oczekującą grę może anulować tylko gracz, który ją założył (swoim kluczem).",
             "Only the player who created a waiting game may cancel it (with their key).",
+        ),
+    ),
+    "not-seat-holder": ProblemType(
+        403,
+        "Not this seat's holder",
+        _t(
+            "Žeton místa může vyměnit jen ten, kdo místo drží (jeho žetonem nebo klíčem hráče, "
+            "který k němu patří), nebo hráč, který hru založil (svým klíčem).",
+            "Żeton miejsca może wymienić tylko ten, kto zajmuje miejsce (jego żetonem albo kluczem "
+            "gracza, który do niego należy), albo gracz, który założył grę (swoim kluczem).",
+            "Only the seat's holder (with its token, or the key of the player bound to it) or the "
+            "player who created the game (with their key) may reissue a seat's token.",
+        ),
+    ),
+    "no-such-seat": ProblemType(
+        404,
+        "No such seat",
+        _t(
+            "Hra místo s tímto číslem nemá; místa jsou číslována od 0 (GET /games/{id} je vypíše).",
+            "Gra nie ma miejsca o tym numerze; miejsca są numerowane od 0 (GET /games/{id} je wymienia).",
+            "The game has no seat of this number; seats are numbered from 0 (GET /games/{id} lists them).",
+        ),
+    ),
+    "seat-without-token": ProblemType(
+        409,
+        "The seat has no token",
+        _t(
+            "Místo bota nebo místo, které ještě čeká na hráče, žádný žeton nemá, a tak ho nelze vyměnit.",
+            "Miejsce bota albo miejsce, które wciąż czeka na gracza, nie ma żetonu, "
+            "więc nie można go wymienić.",
+            "A bot's seat, or a seat still waiting for a player, has no token, so there is none to reissue.",
         ),
     ),
     "too-many-seeks": ProblemType(

@@ -18,6 +18,7 @@ from psycopg.errors import UndefinedColumn, UndefinedTable
 from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
+from commands.credentials import NoSuchSeat, SeatWithoutToken
 from commands.handlers import EntropyRefused, GameOver, KeyReused, RematchTaken
 from commands.openings import NotCreator, SeatsClosed
 from commands.seeks import SeekClosed, SeekNotFound, TooManySeeks
@@ -40,6 +41,10 @@ PROBLEMS = problem_types.PREFIX
 
 class Unauthorized(Exception):
     """No bearer token where one is required, or one that belongs to no seat of this game."""
+
+
+class NotSeatHolder(Exception):
+    """A token or key that holds another seat (or another game), not the one asked about (HTTP 403)."""
 
 
 class NotFound(Exception):
@@ -71,6 +76,9 @@ STATUS: dict[type[Exception], tuple[int, str, str]] = {
     EntropyRefused: (409, "entropy-refused", "The seat's entropy comes too late"),
     SeatsClosed: (409, "seat-not-open", "The seat cannot be taken"),
     NotCreator: (403, "not-creator", "Not this game's creator"),
+    NotSeatHolder: (403, "not-seat-holder", "Not this seat's holder"),
+    NoSuchSeat: (404, "no-such-seat", "No such seat"),
+    SeatWithoutToken: (409, "seat-without-token", "The seat has no token"),
     TooManySeeks: (429, "too-many-seeks", "Too many waiting seeks"),
     SeekClosed: (409, "seek-closed", "The seek no longer waits"),
     SeekNotFound: (404, "seek-not-found", "Unknown seek"),

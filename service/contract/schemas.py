@@ -278,6 +278,16 @@ class RematchSchema(Schema):
             raise ValidationError("each seat gives its entropy once", "seats")
 
 
+class ReissuedTokenSchema(Schema):
+    game_id = fields.UUID(required=True)
+    seat = fields.Integer(required=True)
+    token = fields.String(
+        required=True,
+        metadata={"description": "the seat's new bearer token, shown only here; the old one is refused"},
+    )
+    expires_at = fields.DateTime(required=True)
+
+
 class ClaimedSchema(Schema):
     game_id = fields.UUID()
     seat = fields.Integer()

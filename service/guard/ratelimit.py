@@ -55,7 +55,8 @@ log = logging.getLogger(__name__)
 DEFAULTS: dict[str, tuple[str, str]] = {
     "games": (
         "60/minute",
-        "POST /games (and /players, webhooks, push subscriptions, rematches) per client address",
+        "POST /games (and /players, webhooks, push subscriptions, rematches, reissued tokens, rotated keys)"
+        " per client address",
     ),
     "commands": ("600/minute", "POST /games/{id}/commands per seat token"),
     "writes": ("12000/minute", "every write above, resigns and claims per client address"),
@@ -75,6 +76,9 @@ _WRITES: dict[str, tuple[str, ...]] = {
     "players.MyWebhooks": ("games", "writes"),
     "push.MyPush": ("games", "writes"),
     "endings.Rematch": ("games", "writes"),
+    # A new credential is a secret of its own: a token reissued, a key rotated (issue 53).
+    "credentials.SeatToken": ("games", "writes"),
+    "credentials.PlayerKey": ("games", "writes"),
     "endings.Resign": ("writes",),
     "players.Claim": ("writes",),
 }
