@@ -24,6 +24,7 @@ from events.database import data_dir, embedded_server, migrate
 from kotlik_client.play import add_arguments as play_arguments
 from service.server import settings
 from service.server.supervise import Child, Supervisor, log
+from workers.logs import log_format
 from workers.queues import games_queue, webhooks_queue
 
 #: Open connections each web process serves at once (streams and long-polls included), unless
@@ -35,7 +36,8 @@ def _web_command(host: str, port: int, workers: int) -> list[str]:
     """gunicorn with gevent workers: a waiting stream or long-poll costs a greenlet, not a thread.
 
     The per-request access log is off unless ``KOTLIK_ACCESS_LOG`` is set: at hundreds of commands
-    a second it cost more than the rules did.
+    a second it cost more than the rules did. In JSON logs (:func:`workers.logs.log_format`, fixed
+    here for every process of the node) the app writes it, with the request's id; in text, gunicorn.
 
     Each worker listens on a socket of its own (``SO_REUSEPORT``), and the kernel spreads new
     connections over them. On one shared socket, whichever worker woke first took a whole burst of
@@ -55,7 +57,8 @@ def _web_command(host: str, port: int, workers: int) -> list[str]:
     _metrics_folder()
     if workers > 1:
         command.append("--reuse-port")
-    if os.environ.get("KOTLIK_ACCESS_LOG"):
+    os.environ["KOTLIK_LOG_FORMAT"] = log_format()
+    if os.environ.get("KOTLIK_ACCESS_LOG") and os.environ["KOTLIK_LOG_FORMAT"] == "text":
         command += ["--access-logfile", "-"]
     return [*command, "service.wsgi:app"]
 
@@ -72,7 +75,7 @@ def worker_command(
 ) -> list[str]:
     """A Celery worker for the games' queue (bots, scoring, clocks, sweeps) of the process that
     will run with ``env``; with a beat ``schedule`` file it also runs the periodic sweeps."""
-    command = [*_CELERY, "--queues", games_queue(env), "--hostname", "games@%h"]
+    command = [*_celery(env), "--queues", games_queue(env), "--hostname", "games@%h"]
     command += ["--concurrency", str(concurrency)]
     if schedule is not None:
         schedule.parent.mkdir(parents=True, exist_ok=True)
@@ -84,10 +87,15 @@ def webhook_worker_command(env: Mapping[str, str] = os.environ) -> list[str]:
     """A Celery worker for webhook deliveries alone (:mod:`workers.queues`): threads, since a
     delivery waits on the network rather than the CPU."""
     threads = ["--pool", "threads", "--concurrency", str(WEBHOOK_THREADS)]
-    return [*_CELERY, "--queues", webhooks_queue(env), *threads, "--hostname", "webhooks@%h"]
+    return [*_celery(env), "--queues", webhooks_queue(env), *threads, "--hostname", "webhooks@%h"]
 
 
-_CELERY = [sys.executable, "-m", "celery", "-A", "workers.app", "worker", "--loglevel", "INFO"]
+def _celery(env: Mapping[str, str]) -> list[str]:
+    """``celery worker``; without its banner when it logs JSON lines (one object a line)."""
+    quiet = ["--quiet"] if log_format(env) == "json" else []
+    return [sys.executable, "-m", "celery", "-A", "workers.app", *quiet, "worker", "--loglevel", "INFO"]
+
+
 #: Webhook deliveries sent at once: as many slow endpoints as this are waited on side by side.
 WEBHOOK_THREADS = 8
 
@@ -332,6 +340,12 @@ def web(args: argparse.Namespace) -> int:
 
 
 def worker(args: argparse.Namespace) -> int:
+    """The games' worker and the webhooks' one, in one log format and, when the node serves its
+    metrics (``KOTLIK_WORKER_METRICS_PORT``, :mod:`workers.metrics`), one metrics folder, so the
+    games' worker's ``/metrics`` has the webhooks' figures too."""
+    os.environ["KOTLIK_LOG_FORMAT"] = log_format()
+    if os.environ.get("KOTLIK_WORKER_METRICS_PORT"):
+        _metrics_folder()
     with _database():
         _prepare_broker()
         command = worker_command(args.concurrency, _schedule() if args.beat else None)
