@@ -6,5 +6,8 @@
   (the web service publishes here and imports no task).
 - :mod:`workers.deliveries`: sending one webhook delivery, signed, with backoff.
 - :mod:`workers.broker`: the default broker on Kotlík's own PostgreSQL.
-- :mod:`workers.queues`: the queues; :mod:`workers.logs`: what the worker's log keeps.
+- :mod:`workers.queues`: the queues; :mod:`workers.logs`: what the logs keep and their form (JSON
+  lines with the request id, or text).
+- :mod:`workers.traced`: what a task carries from whoever queued it (the request's id, when).
+- :mod:`workers.metrics`: the tasks counted and timed, served at a worker's own ``/metrics``.
 """
