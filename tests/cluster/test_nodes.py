@@ -272,11 +272,12 @@ def _bot_turns(cluster: Cluster) -> int:
     try:
         with pool.connection() as conn:
             row = conn.execute(
-                "SELECT count(DISTINCT (game_id, meta->>'at')) FROM events WHERE meta->>'bot' IS NOT NULL"
+                "SELECT count(DISTINCT (game_id, meta->>'at')) AS turns FROM events"
+                " WHERE meta->>'bot' IS NOT NULL"
             ).fetchone()
     finally:
         pool.close()
-    return int(row[0]) if row else 0
+    return int(row["turns"]) if row else 0
 
 
 def test_the_workers_count_every_bot_turn_played(cluster: Cluster) -> None:
