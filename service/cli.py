@@ -401,7 +401,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("action", choices=["check", "rebuild"])
         p.set_defaults(handler=projections_command)
     args = parser.parse_args(argv)
+    if args.command in ("up", "web", "worker") and (wrong := _wrong_setting()):
+        log(wrong)
+        return 2
     return int(args.handler(args))
+
+
+def _wrong_setting() -> str | None:
+    """What is wrong with the logging and metrics settings, said before anything starts (a worker
+    would only log it, and a web node fail in each of its processes)."""
+    try:
+        log_format()
+        if os.environ.get("KOTLIK_WORKER_METRICS_PORT"):
+            port = settings.positive({}, "KOTLIK_WORKER_METRICS_PORT", 1, "a TCP port")
+            if port > 65535:
+                return f"KOTLIK_WORKER_METRICS_PORT must be a TCP port (1-65535), not {port}"
+    except ValueError as wrong:
+        return str(wrong)
+    return None
 
 
 if __name__ == "__main__":

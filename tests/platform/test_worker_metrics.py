@@ -176,3 +176,22 @@ def test_a_request_id_reaches_the_worker_lines_of_the_turn_it_caused(node: dict[
     line = accessed[0]
     assert (line["method"], line["path"], line["status"]) == ("POST", f"{path}/commands", 201)
     assert line["game_id"] == game["id"] and line["duration"] > 0 and line["level"] == "INFO"
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "said"),
+    [
+        ("KOTLIK_LOG_FORMAT", "xml", "KOTLIK_LOG_FORMAT must be one of json, text, not 'xml'"),
+        ("KOTLIK_WORKER_METRICS_PORT", "nine", "KOTLIK_WORKER_METRICS_PORT must be a number of a TCP port"),
+        ("KOTLIK_WORKER_METRICS_PORT", "70000", "KOTLIK_WORKER_METRICS_PORT must be a TCP port (1-65535)"),
+    ],
+)
+@pytest.mark.parametrize("command", ["web", "worker", "up"])
+def test_a_wrong_setting_is_said_before_anything_starts(
+    command: str, setting: str, value: str, said: str, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    from service.cli import main
+
+    monkeypatch.setenv(setting, value)
+    assert main([command]) == 2
+    assert said in capsys.readouterr().err
