@@ -3,7 +3,8 @@ proxy with 1, 2 and 3 ``kotlik web`` nodes, and the time from a SIGKILLed primar
 after its standby is promoted.
 
 Prints figures and asserts nothing. The node figures are also given as ratios to the 1-node run of
-the same invocation, since absolute numbers on this small shared machine mean little. On two cores
+the same repetition (the node counts take turns), since absolute numbers on this small shared
+machine mean little. On two cores
 more nodes cannot be faster — the nodes, HAProxy, Redis, PostgreSQL and this driver share the same
 two cores — so the ratios show what the proxy and the coordination between nodes cost, not a
 speed-up; on machines of their own the nodes would add capacity until the primary is the limit
@@ -16,7 +17,7 @@ runs on a primary and a synchronous standby of its own (the ``pgserver`` package
 nodes connecting with a multi-host URL, and promotes the standby ``--detect`` seconds after the
 kill, as an operator would (deploy/README.md). Everything it starts, it stops.
 
-    nice -n 10 python bench/cluster.py [--seconds 8] [--concurrency 16] [--nodes 1,2,3]
+    nice -n 10 python bench/cluster.py [--seconds 6] [--reps 3] [--concurrency 16] [--nodes 1,2,3]
                                        [--detect 2] [--no-failover]
 
 Needs aiohttp (``pip install -e ".[bench]"``), haproxy and redis-server.
@@ -27,10 +28,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import shutil
+import statistics
 import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,6 +52,8 @@ from processes import RedisServer, fresh_database  # noqa: E402
 from events.database import migrate  # noqa: E402
 
 MAX_GAMES = 100_000
+#: Clients creating a game every ``PROBE_EVERY`` seconds through the failover, staggered.
+PROBERS, PROBE_EVERY = 4, 0.05
 
 
 async def _drive(base: str, concurrency: int, seconds: float, scripts: list[known.Script]) -> Driver:
@@ -61,30 +66,39 @@ async def _drive(base: str, concurrency: int, seconds: float, scripts: list[know
 
 def nodes_section(
     args: argparse.Namespace, redis: RedisServer, folder: Path
-) -> dict[int, tuple[float, float]]:
-    """commands/s and POST p99 (seconds) through HAProxy, by the number of nodes behind it."""
+) -> dict[int, list[tuple[float, float]]]:
+    """commands/s and POST p99 (seconds) through HAProxy, by the number of nodes behind it, once a
+    repetition. One cluster of the most nodes asked for; HAProxy is restarted in front of the first
+    N of them for each run, and the node counts take turns within each repetition, so that the
+    machine's changing speed falls on each count alike."""
     scripts = known.scripts(20, 1)
-    figures: dict[int, tuple[float, float]] = {}
+    figures: dict[int, list[tuple[float, float]]] = {count: [] for count in args.nodes}
     with fresh_database(server_url()) as db:
         migrate(db)
         env = settings(db, redis.url, KOTLIK_RATE_LIMITS="off")
-        for count in args.nodes:
-            run = folder / f"nodes{count}"
-            run.mkdir()
-            with running(env, run, nodes=count, workers=1) as cluster:
-                base = cluster.api.base
-                asyncio.run(_drive(base, 2, 2.0, scripts))  # warm-up: imports, pools, first folds
-                driver = asyncio.run(_drive(base, args.concurrency, args.seconds, scripts))
-            posts = driver.posts.seconds
-            figures[count] = (len(posts) / args.seconds, percentile(posts, 99))
-            failed = driver.posts.failed + driver.other.failed
-            print(f"  {count} node(s): {len(posts)} commands, {failed} failed calls", file=sys.stderr)
+        run = folder / "nodes"
+        run.mkdir()
+        with running(env, run, nodes=max(args.nodes), workers=1) as cluster:
+            asyncio.run(_drive(cluster.api.base, 2, 2.0, scripts))  # warm-up: imports, pools, first folds
+            for rep in range(args.reps):
+                for count in args.nodes:
+                    cluster.stop_proxy()
+                    cluster.start_proxy(behind=count)
+                    driver = asyncio.run(_drive(cluster.api.base, args.concurrency, args.seconds, scripts))
+                    posts = driver.posts.seconds
+                    figures[count].append((len(posts) / args.seconds, percentile(posts, 99)))
+                    failed = driver.posts.failed + driver.other.failed
+                    print(
+                        f"  rep {rep + 1}, {count} node(s): {len(posts)} commands, {failed} failed calls",
+                        file=sys.stderr,
+                    )
     return figures
 
 
 def failover_section(args: argparse.Namespace, redis: RedisServer, folder: Path) -> tuple[float, float]:
     """Seconds from the primary's SIGKILL to the first 201 after the promotion, and from the
-    promotion to it, with a client creating a game every 50 ms through HAProxy."""
+    promotion to it, with four clients each creating a game every 50 ms through HAProxy (a request
+    may wait for a connection up to 10 s and be a 503)."""
     home = Path(tempfile.mkdtemp(prefix="kotlik-bench-failover-"))
     primary, standby = replicated(home)
     try:
@@ -108,14 +122,16 @@ def failover_section(args: argparse.Namespace, redis: RedisServer, folder: Path)
             def probe() -> None:
                 while probing.is_set():
                     try:
-                        status = api.post("/api/v1/games", body, timeout=3).status
+                        status = api.post("/api/v1/games", body, timeout=30).status
                     except OSError:
                         status = 0
                     created.append((time.monotonic(), status))
-                    time.sleep(0.05)
+                    time.sleep(PROBE_EVERY)
 
-            prober = threading.Thread(target=probe, daemon=True)
-            prober.start()
+            probers = [threading.Thread(target=probe, daemon=True) for _ in range(PROBERS)]
+            for prober in probers:
+                prober.start()
+                time.sleep(PROBE_EVERY / PROBERS)
             time.sleep(2.0)
             primary.kill()
             killed = time.monotonic()
@@ -128,10 +144,11 @@ def failover_section(args: argparse.Namespace, redis: RedisServer, folder: Path)
                     raise SystemExit("no 201 within 60 s of the promotion")
                 time.sleep(0.02)
             probing.clear()
-            prober.join(timeout=10)
+            for prober in probers:
+                prober.join(timeout=40)
         first = min(at for at, status in created if at > promoted and status == 201)
-        statuses = sorted({status for at, status in created if killed < at <= first})
-        print(f"  failover: answers between the kill and the first 201: {statuses}", file=sys.stderr)
+        between = Counter(str(status or "no answer") for at, status in created if killed < at < first)
+        print(f"  failover: answers between the kill and the first 201: {dict(between)}", file=sys.stderr)
         return first - killed, first - promoted
     finally:
         primary.kill()
@@ -139,9 +156,15 @@ def failover_section(args: argparse.Namespace, redis: RedisServer, folder: Path)
         shutil.rmtree(home, ignore_errors=True)
 
 
+def _spread(values: list[float], form: str) -> str:
+    """The median and the range, ``form`` the numbers' format."""
+    return f"{statistics.median(values):{form}} ({min(values):{form}}–{max(values):{form}})"
+
+
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=8.0, help="timed window of each node run")
+    parser.add_argument("--seconds", type=float, default=6.0, help="timed window of each node run")
+    parser.add_argument("--reps", type=int, default=3, help="repetitions, the node counts in turn")
     parser.add_argument("--concurrency", type=int, default=16, help="games played at once")
     parser.add_argument("--nodes", default="1,2,3", help="node counts to run, the first the baseline")
     parser.add_argument("--detect", type=float, default=2.0, help="seconds before the standby is promoted")
@@ -164,13 +187,19 @@ def main() -> int:
         failover = failover_section(args, redis, folder) if args.failover else None
     finally:
         redis.kill()
-    base_rate, base_p99 = figures[args.nodes[0]]
-    print(f"commands through HAProxy, {args.concurrency} games at once, {args.seconds:g} s windows")
-    print(f"{'nodes':>5}  {'commands/s':>10}  {'ratio':>6}  {'POST p99':>9}  {'ratio':>6}")
-    for count, (rate, p99) in figures.items():
+    print(
+        f"commands through HAProxy, {args.concurrency} games at once, {args.seconds:g} s windows,"
+        f" medians of {args.reps} (range); ratios to the {args.nodes[0]}-node run of the same repetition"
+    )
+    print(f"{'nodes':>5}  {'commands/s':>22}  {'ratio':>16}  {'POST p99 ms':>22}  {'ratio':>16}")
+    base = figures[args.nodes[0]]
+    for count, runs in figures.items():
+        rates, p99s = [r for r, _ in runs], [1000 * p for _, p in runs]
+        rate_ratios = [r / b[0] for (r, _), b in zip(runs, base, strict=True)]
+        p99_ratios = [p / b[1] for (_, p), b in zip(runs, base, strict=True)]
         print(
-            f"{count:>5}  {rate:>10.0f}  {rate / base_rate:>5.2f}×  {1000 * p99:>7.1f} ms"
-            f"  {p99 / base_p99:>5.2f}×"
+            f"{count:>5}  {_spread(rates, '.0f'):>22}  {_spread(rate_ratios, '.2f'):>16}"
+            f"  {_spread(p99s, '.1f'):>22}  {_spread(p99_ratios, '.2f'):>16}"
         )
     print("(on two shared cores more nodes add the proxy's and the coordination's cost, not speed)")
     if failover is not None:

@@ -88,14 +88,16 @@ class Cluster:
         api = rng.choice(live).api
         return Client(api.base, extra={"X-Forwarded-For": address}) if address else api
 
-    def start_proxy(self) -> None:
+    def start_proxy(self, behind: int | None = None) -> None:
+        """HAProxy in front of the first ``behind`` nodes (all of them unless given)."""
+        serving = self.nodes[: behind or len(self.nodes)]
         env = {
             **os.environ,
             "KOTLIK_LISTEN": f"127.0.0.1:{self.proxy_port}",
             "KOTLIK_STATS": f"127.0.0.1:{self.stats_port}",
         }
         for i in range(PROXIED):
-            env[f"KOTLIK_WEB{i + 1}"] = f"127.0.0.1:{self.nodes[i % len(self.nodes)].port}"
+            env[f"KOTLIK_WEB{i + 1}"] = f"127.0.0.1:{serving[i % len(serving)].port}"
         log = self.folder / "haproxy.log"
         with open(log, "wb") as out:
             self.proxy = subprocess.Popen(
@@ -114,6 +116,13 @@ class Cluster:
                 return False
 
         wait_until(up, 30, "HAProxy to answer")
+
+    def stop_proxy(self) -> None:
+        if self.proxy is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proxy.pid, signal.SIGKILL)
+            self.proxy.wait(timeout=10)
+            self.proxy = None
 
     def task_counts(self, task: str, outcome: str = "success") -> float:
         """The workers' count of ``task`` run to ``outcome``, summed over the workers' metrics."""
@@ -163,10 +172,7 @@ def running(env: dict[str, str], folder: Path, nodes: int = NODES, workers: int 
         cluster.start_proxy()
         yield cluster
     finally:
-        if cluster.proxy is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(cluster.proxy.pid, signal.SIGKILL)
-            cluster.proxy.wait(timeout=10)
+        cluster.stop_proxy()
         for worker in cluster.workers:
             worker.kill()
         for node in web:
