@@ -12,10 +12,10 @@ speed-up; on machines of their own the nodes would add capacity until the primar
 
 The cluster is the one ``tests/cluster`` starts (``tests/cluster/deployment.py``): HAProxy with
 ``deploy/haproxy.cfg``, a ``redis-server`` of its own (broker and rate limits), one worker, and a
-scratch database ``kotlik_test_<hex>`` on ``DATABASE_URL``'s server for the node runs; the failover
-runs on a primary and a synchronous standby of its own (the ``pgserver`` package's binaries), the
-nodes connecting with a multi-host URL, and promotes the standby ``--detect`` seconds after the
-kill, as an operator would (deploy/README.md). Everything it starts, it stops.
+PostgreSQL of its own from the ``pgserver`` package's binaries (``tests/cluster/postgres.py``;
+nothing of the machine's is used). The failover runs on a primary and a synchronous standby of its
+own, the nodes connecting with a multi-host URL, and promotes the standby ``--detect`` seconds
+after the kill, as an operator would (deploy/README.md). Everything it starts, it stops.
 
     nice -n 10 python bench/cluster.py [--seconds 6] [--reps 3] [--concurrency 16] [--nodes 1,2,3]
                                        [--detect 2] [--no-failover]
@@ -45,9 +45,8 @@ from livepath import known  # noqa: E402
 from livepath.client import Api, session  # noqa: E402
 from livepath.figures import percentile  # noqa: E402
 from livepath.players import KNOWING, Driver, Window  # noqa: E402
-from livepath.scratch import server_url  # noqa: E402
-from postgres import replicated  # noqa: E402
-from processes import RedisServer, fresh_database  # noqa: E402
+from postgres import alone, replicated  # noqa: E402
+from processes import RedisServer  # noqa: E402
 
 from events.database import migrate  # noqa: E402
 
@@ -73,7 +72,12 @@ def nodes_section(
     machine's changing speed falls on each count alike."""
     scripts = known.scripts(20, 1)
     figures: dict[int, list[tuple[float, float]]] = {count: [] for count in args.nodes}
-    with fresh_database(server_url()) as db:
+    home = Path(tempfile.mkdtemp(prefix="kotlik-bench-nodes-"))
+    server = alone(home)
+    try:
+        with psycopg.connect(server.url(), autocommit=True) as conn:
+            conn.execute("CREATE DATABASE kotlik")
+        db = server.url("kotlik")
         migrate(db)
         env = settings(db, redis.url, KOTLIK_RATE_LIMITS="off")
         run = folder / "nodes"
@@ -92,6 +96,9 @@ def nodes_section(
                         f"  rep {rep + 1}, {count} node(s): {len(posts)} commands, {failed} failed calls",
                         file=sys.stderr,
                     )
+    finally:
+        server.kill()
+        shutil.rmtree(home, ignore_errors=True)
     return figures
 
 
