@@ -21,7 +21,7 @@ from celery import signals
 from workers.logs import GAME_ID, REQUEST_ID
 
 #: The tasks whose first argument is a game's id.
-_ABOUT_A_GAME = frozenset({"bots.play_turn", "scoring.score_game"})
+_ABOUT_A_GAME = frozenset({"bots.play_turn", "bots.think", "scoring.score_game"})
 
 #: The context tokens of the tasks running in this process, by task id, to reset at their end.
 _running: dict[str, tuple[Token[str | None], Token[str | None]]] = {}

@@ -280,6 +280,11 @@ def _bot_turns(cluster: Cluster) -> int:
     return int(row["turns"]) if row else 0
 
 
+def _counted_turns(cluster: Cluster) -> float:
+    """The bot turns the workers' metrics count as played (a searching bot's are ``bots.think``)."""
+    return cluster.task_counts("bots.play_turn") + cluster.task_counts("bots.think")
+
+
 def test_the_workers_count_every_bot_turn_played(cluster: Cluster) -> None:
     """Each worker serves its own ``/metrics``; the bot turns they count as played add up to the bot
     turns in the log, whichever worker played them (every bot turn so far is this test's)."""
@@ -293,7 +298,7 @@ def test_the_workers_count_every_bot_turn_played(cluster: Cluster) -> None:
     wait_until(scored, 180, "the bot games to finish and be scored")
     turns = _bot_turns(cluster)
     assert turns > 0
-    wait_until(lambda: cluster.task_counts("bots.play_turn") == turns, 10, f"the workers to count {turns}")
+    wait_until(lambda: _counted_turns(cluster) == turns, 10, f"the workers to count {turns}")
     assert all(cluster.task_counts(t, "failure") == 0 for t in ("bots.play_turn", "scoring.score_game"))
 
 
@@ -319,5 +324,5 @@ def test_a_worker_node_killed_mid_bot_turns_leaves_them_to_the_other_once(cluste
     cluster.workers[1].start()
     # the killed worker's figures outlive it (its metrics folder); only a turn it had played but
     # not yet counted when it died is missing from them, and the survivor found it played
-    counted, turns = cluster.task_counts("bots.play_turn"), _bot_turns(cluster)
+    counted, turns = _counted_turns(cluster), _bot_turns(cluster)
     assert turns - cluster.workers[1].concurrency <= counted <= turns, (counted, turns)
