@@ -194,6 +194,7 @@ def main() -> int:
         failover = failover_section(args, redis, folder) if args.failover else None
     finally:
         redis.kill()
+        shutil.rmtree(folder, ignore_errors=True)
     print(
         f"commands through HAProxy, {args.concurrency} games at once, {args.seconds:g} s windows,"
         f" medians of {args.reps} (range); ratios to the {args.nodes[0]}-node run of the same repetition"
@@ -215,7 +216,6 @@ def main() -> int:
             f"failover: SIGKILL of the primary → first 201 {total:.2f} s"
             f" (promotion {args.detect:g} s after the kill; first 201 {after:.2f} s after the promotion)"
         )
-    shutil.rmtree(folder, ignore_errors=True)
     return 0
 
 
