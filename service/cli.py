@@ -25,6 +25,7 @@ from events.database import data_dir, embedded_server, migrate
 from kotlik_client.play import add_arguments as play_arguments
 from service.server import settings
 from service.server.supervise import Child, Supervisor, log
+from workers.logs import log_format
 from workers.queues import games_queue, search_queue, webhooks_queue
 
 if TYPE_CHECKING:
@@ -39,7 +40,8 @@ def _web_command(host: str, port: int, workers: int) -> list[str]:
     """gunicorn with gevent workers: a waiting stream or long-poll costs a greenlet, not a thread.
 
     The per-request access log is off unless ``KOTLIK_ACCESS_LOG`` is set: at hundreds of commands
-    a second it cost more than the rules did.
+    a second it cost more than the rules did. In JSON logs (:func:`workers.logs.log_format`, fixed
+    here for every process of the node) the app writes it, with the request's id; in text, gunicorn.
 
     Each worker listens on a socket of its own (``SO_REUSEPORT``), and the kernel spreads new
     connections over them. On one shared socket, whichever worker woke first took a whole burst of
@@ -59,7 +61,8 @@ def _web_command(host: str, port: int, workers: int) -> list[str]:
     _metrics_folder()
     if workers > 1:
         command.append("--reuse-port")
-    if os.environ.get("KOTLIK_ACCESS_LOG"):
+    os.environ["KOTLIK_LOG_FORMAT"] = log_format()
+    if os.environ.get("KOTLIK_ACCESS_LOG") and os.environ["KOTLIK_LOG_FORMAT"] == "text":
         command += ["--access-logfile", "-"]
     return [*command, "service.wsgi:app"]
 
@@ -76,7 +79,7 @@ def worker_command(
 ) -> list[str]:
     """A Celery worker for the games' queue (bots, scoring, clocks, sweeps) of the process that
     will run with ``env``; with a beat ``schedule`` file it also runs the periodic sweeps."""
-    command = [*_CELERY, "--queues", games_queue(env), "--hostname", "games@%h"]
+    command = [*_celery(env), "--queues", games_queue(env), "--hostname", "games@%h"]
     command += ["--concurrency", str(concurrency)]
     if schedule is not None:
         schedule.parent.mkdir(parents=True, exist_ok=True)
@@ -88,17 +91,22 @@ def search_worker_command(env: Mapping[str, str] = os.environ) -> list[str]:
     """A Celery worker for searching bots' turns alone (:mod:`workers.queues`), with as many
     processes as ``KOTLIK_SEARCH_PROCESSES`` (1): the cores the searches may have between them."""
     processes = ["--concurrency", env.get("KOTLIK_SEARCH_PROCESSES") or "1"]
-    return [*_CELERY, "--queues", search_queue(env), *processes, "--hostname", "search@%h"]
+    return [*_celery(env), "--queues", search_queue(env), *processes, "--hostname", "search@%h"]
 
 
 def webhook_worker_command(env: Mapping[str, str] = os.environ) -> list[str]:
     """A Celery worker for webhook deliveries alone (:mod:`workers.queues`): threads, since a
     delivery waits on the network rather than the CPU."""
     threads = ["--pool", "threads", "--concurrency", str(WEBHOOK_THREADS)]
-    return [*_CELERY, "--queues", webhooks_queue(env), *threads, "--hostname", "webhooks@%h"]
+    return [*_celery(env), "--queues", webhooks_queue(env), *threads, "--hostname", "webhooks@%h"]
 
 
-_CELERY = [sys.executable, "-m", "celery", "-A", "workers.app", "worker", "--loglevel", "INFO"]
+def _celery(env: Mapping[str, str]) -> list[str]:
+    """``celery worker``; without its banner when it logs JSON lines (one object a line)."""
+    quiet = ["--quiet"] if log_format(env) == "json" else []
+    return [sys.executable, "-m", "celery", "-A", "workers.app", *quiet, "worker", "--loglevel", "INFO"]
+
+
 #: Webhook deliveries sent at once: as many slow endpoints as this are waited on side by side.
 WEBHOOK_THREADS = 8
 
@@ -345,6 +353,12 @@ def web(args: argparse.Namespace) -> int:
 
 
 def worker(args: argparse.Namespace) -> int:
+    """The games' worker, the searching bots' and the webhooks', in one log format and, when the
+    node serves its metrics (``KOTLIK_WORKER_METRICS_PORT``, :mod:`workers.metrics`), one metrics
+    folder, so the games' worker's ``/metrics`` has the others' figures too."""
+    os.environ["KOTLIK_LOG_FORMAT"] = log_format()
+    if os.environ.get("KOTLIK_WORKER_METRICS_PORT"):
+        _metrics_folder()
     with _database():
         _prepare_broker()
         command = worker_command(args.concurrency, _schedule() if args.beat else None)
@@ -401,7 +415,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("action", choices=["check", "rebuild"])
         p.set_defaults(handler=projections_command)
     args = parser.parse_args(argv)
+    if args.command in ("up", "web", "worker") and (wrong := _wrong_setting()):
+        log(wrong)
+        return 2
     return int(args.handler(args))
+
+
+def _wrong_setting() -> str | None:
+    """What is wrong with the logging and metrics settings, said before anything starts (a worker
+    would only log it, and a web node fail in each of its processes)."""
+    try:
+        log_format()
+        if os.environ.get("KOTLIK_WORKER_METRICS_PORT"):
+            port = settings.positive({}, "KOTLIK_WORKER_METRICS_PORT", 1, "a TCP port")
+            if port > 65535:
+                return f"KOTLIK_WORKER_METRICS_PORT must be a TCP port (1-65535), not {port}"
+    except ValueError as wrong:
+        return str(wrong)
+    return None
 
 
 if __name__ == "__main__":

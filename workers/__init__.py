@@ -9,6 +9,8 @@
 - :mod:`workers.push`: sending one Web Push message, encrypted and VAPID-signed;
   :mod:`workers.vapid`: the server's VAPID key, made at first start.
 - :mod:`workers.broker`: the default broker on Kotlík's own PostgreSQL.
-- :mod:`workers.queues`: the queues (the games', the searching bots', the webhooks'); :mod:`workers.logs`:
-  what the worker's log keeps.
+- :mod:`workers.queues`: the queues (the games', the searching bots', the webhooks');
+  :mod:`workers.logs`: what the logs keep and their form (JSON lines with the request id, or text).
+- :mod:`workers.traced`: what a task carries from whoever queued it (the request's id, when).
+- :mod:`workers.metrics`: the tasks counted and timed, served at a worker's own ``/metrics``.
 """

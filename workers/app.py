@@ -17,8 +17,8 @@ from events.privileges import service_url
 from projections.caches import Caches
 from projections.push import SEND
 from projections.webhooks import DELIVER
-from workers import broker
-from workers.logs import CLOCKS, LOBBY, REDRIVE, SWEEP, WEBHOOK_SWEEP, quiet_routine_sweeps
+from workers import broker, metrics, traced  # noqa: F401 - their Celery signals
+from workers.logs import CLOCKS, LOBBY, REDRIVE, SWEEP, WEBHOOK_SWEEP, json_lines, quiet_routine_sweeps
 from workers.queues import games_queue, of_run
 
 #: Seconds between outbox sweeps: the longest a bot turn waits if its relay was lost.
@@ -81,3 +81,4 @@ app.conf.update(
     worker_hijack_root_logger=False,
 )
 quiet_routine_sweeps()
+json_lines()

@@ -4,12 +4,18 @@
 (401 otherwise), and 404, like any unknown path, when no token is configured.
 
 Every answer carries ``X-Request-Id``: the client's own if it sent a sane one (a proxy's, say),
-else a new one; the same id is in the request's log lines.
+else a new one. The same id is in the request's JSON log lines (:data:`workers.logs.REQUEST_ID`)
+and goes with every task the request queues (:mod:`workers.traced`), into the worker's lines.
+
+With ``KOTLIK_ACCESS_LOG`` set and JSON logs (:func:`workers.logs.log_format`), each answer is
+logged here as a JSON line: its request id, method, path (never its query, which may hold a
+token), status, seconds to its headers, and the game's id when the path names one.
 """
 
 from __future__ import annotations
 
 import hmac
+import logging
 import os
 import re
 import time
@@ -22,10 +28,20 @@ from prometheus_client.registry import Collector
 
 from service.contract.problems import problem
 from service.server.metrics import LATENCY, REQUESTS, Synced, exposition
+from workers.logs import GAME_ID, REQUEST_ID, log_format
 
 #: Where the request's id is kept in its WSGI environ, for the log lines.
 ENVIRON_KEY = "kotlik.request_id"
 _SANE_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+_GAME = re.compile(r"/games/([0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12})(?=/|$)")
+
+access = logging.getLogger("kotlik.access")
+
+
+def logs_access() -> bool:
+    """Whether answers are logged here: ``KOTLIK_ACCESS_LOG`` with JSON logs (in text, gunicorn's
+    own access log is used)."""
+    return bool(os.environ.get("KOTLIK_ACCESS_LOG")) and log_format() == "json"
 
 
 def token() -> str | None:
@@ -49,11 +65,17 @@ class Observed:
         self.extra = extra
         #: (route, method, status) → its request counter and its latency histogram
         self._instruments: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+        self.logs_access = logs_access()
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         sent = environ.get("HTTP_X_REQUEST_ID", "")
         request_id = sent if _SANE_ID.fullmatch(sent) else uuid.uuid4().hex
         environ[ENVIRON_KEY] = request_id
+        path = environ.get("PATH_INFO", "")
+        game = _GAME.search(path)
+        # each request runs in a greenlet (or thread) of its own, with a context of its own
+        REQUEST_ID.set(request_id)
+        GAME_ID.set(game.group(1) if game else None)
         if environ.get("PATH_INFO") == "/metrics" and (secret := token()) is not None:
             return self._metrics(environ, start_response, secret, request_id)
         started = time.perf_counter()
@@ -62,7 +84,12 @@ class Observed:
         def observed(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             counter, timer = self._instrumented(self.route_of(environ), method, status[:3])
             counter.inc()
-            timer.observe(time.perf_counter() - started)
+            took = time.perf_counter() - started
+            timer.observe(took)
+            if self.logs_access:
+                code = int(status[:3])
+                line = {"method": method, "path": path, "status": code, "duration": round(took, 6)}
+                access.info("%s %s %d", method, path, code, extra=line)
             headers.append(("X-Request-Id", request_id))
             return start_response(status, headers, exc_info) if exc_info else start_response(status, headers)
 

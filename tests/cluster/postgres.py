@@ -101,12 +101,25 @@ class Postgres:
         return None
 
 
-def replicated(folder: Path) -> tuple[Postgres, Postgres]:
-    """A started primary and a started standby that it commits synchronously to."""
+def _own(folder: Path) -> None:
     user = _user()
     if user is not None:
         shutil.chown(folder, user, user)
     folder.chmod(0o755)
+
+
+def alone(folder: Path) -> Postgres:
+    """A started server with no standby."""
+    _own(folder)
+    server = Postgres(folder, "alone")
+    server.init()
+    server.start()
+    return server
+
+
+def replicated(folder: Path) -> tuple[Postgres, Postgres]:
+    """A started primary and a started standby that it commits synchronously to."""
+    _own(folder)
     primary, standby = Postgres(folder, "primary"), Postgres(folder, "standby")
     primary.init()
     primary.start()

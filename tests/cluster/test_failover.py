@@ -20,7 +20,8 @@ from typing import Any
 
 import psycopg
 import pytest
-from conftest import require_tools, running, settings
+from conftest import require_tools
+from deployment import running, settings
 from httpclient import create
 from outage import SETTLE, Tally, answers, check_acknowledged, play
 from postgres import replicated
