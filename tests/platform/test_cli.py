@@ -71,11 +71,12 @@ GAMES_READY = f"games@{socket.gethostname()} ready."
 
 
 def _workers(up: subprocess.Popen[bytes]) -> list[psutil.Process]:
-    """The games' Celery masters among ``up``'s children (the webhooks' worker aside)."""
+    """The games' Celery masters among ``up``'s children (the searches' and the webhooks' workers
+    aside)."""
     return [
         c
         for c in descendants(up.pid)
-        if c.ppid() == up.pid and "celery" in (line := " ".join(c.cmdline())) and "webhooks@" not in line
+        if c.ppid() == up.pid and "celery" in (line := " ".join(c.cmdline())) and "games@" in line
     ]
 
 
