@@ -249,6 +249,9 @@ function extent(view) {
   return { x: minX - pad, y: minY - pad, w: maxX - minX + 2 * pad, h: maxY - minY + 2 * pad };
 }
 
+/** The board's hint says what to do now, so the page shows no line of its own. */
+export const saysWhatToDo = true;
+
 export function render(root, ctx) {
   const w = words(ctx);
   const view = ctx.view;
