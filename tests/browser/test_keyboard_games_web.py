@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 from browserui import BOARD, board_version, create, invite, status, totals
 
-#: What a keyboard player may act on: a move, a card that narrows among several, a tile's spot.
-TARGET = "[data-action], [data-select], .cc-spot"
+#: What a keyboard player may act on: a move, a card that narrows among several, a tile's spot, the
+#: magic figure to move (when both may).
+TARGET = "[data-action], [data-select], .cc-spot, .cc-figure-choice"
 
 #: Where the focus is: -1 before the board (the header, the title), 0 on one of its targets, 1 on
 #: the board but no target (or after it: the moves list, the replay, the log), None when nothing
@@ -33,11 +34,7 @@ GAMES: dict[str, tuple[list[dict[str, Any]], dict[str, Any], float]] = {
     "kupferkessel": ([{"name": "Ada"}, {"name": "Ben"}], {}, 240),
     "skodakouzla": ([{"name": "Ada"}, {"name": "Bot", "bot": "default"}], {"income": 3}, 300),
     "carodeni": ([{"name": "Ada"}, {"name": "Ostara", "bot": "ostara"}], {"solo": True}, 300),
-    "carcassonne": (
-        [{"name": "Ada"}, {"name": "Bot B", "bot": "default"}, {"name": "Bot C", "bot": "default"}],
-        {},
-        360,
-    ),
+    "carcassonne": ([{"name": "Ada"}, {"name": "Ben"}], {"mage_witch": True}, 600),
 }
 
 
