@@ -62,7 +62,7 @@ class Game {
   layout() {
     const name = nameOf(this.catalog);
     this.headerEl = h("div", { class: "game-head" });
-    this.nowEl = h("p", { class: "now", "data-testid": "now" });
+    this.nowEl = h("p", { class: "now", "data-testid": "now", hidden: true });
     this.noticeEl = h("div", { class: "notice" });
     this.boardEl = h("div", { class: "board", "data-testid": "board", "data-game": this.summary.game, tabindex: "-1" });
     // where the focus was last (a redraw may remove the element that held it, leaving <body>)

@@ -31,6 +31,16 @@ def _mover(web: Any, game: dict[str, Any]) -> int:
         time.sleep(0.1)
 
 
+def _said(page: Any, expected: str) -> str:
+    """The "what to do now" line once it shows and says ``expected`` (a redraw may come first)."""
+    page.wait_for_function(
+        "w => { const el = document.querySelector('[data-testid=now]');"
+        " return el && !el.hidden && el.textContent.includes(w); }",
+        arg=expected,
+    )
+    return str(page.inner_text("[data-testid=now]"))
+
+
 def test_every_game_says_what_to_do_now_in_the_readers_language(web: Any, new_page: Any) -> None:
     for kind in MIDGAME:
         game = midgame(web.api, kind)
@@ -45,16 +55,14 @@ def test_every_game_says_what_to_do_now_in_the_readers_language(web: Any, new_pa
                 assert page.locator("[data-testid=now]").is_hidden()
                 assert page.inner_text("[data-testid=carcassonne-hint]").strip(), lang
                 continue
-            page.wait_for_selector("[data-testid=now]:not([hidden])")
-            said = page.inner_text("[data-testid=now]")
+            said = _said(page, NOW[lang])
             assert said.startswith(NOW[lang]) and len(said) > len(NOW[lang]) + 5, (kind, lang, said)
         # the seat that waits is told who moves, not what to do
         other = next((s["seat"] for s in game["seats"] if s["seat"] != seat and s.get("token")), None)
         if kind != "carcassonne" and other is not None:
             waiting = new_page(1280, 900)
             waiting.goto(invite(web.url, game, other))
-            waiting.wait_for_selector("[data-testid=now]:not([hidden])")
-            said = waiting.inner_text("[data-testid=now]")
+            said = _said(waiting, game["seats"][seat]["name"])
             assert not said.startswith("Now:") and game["seats"][seat]["name"] in said, said
 
 
