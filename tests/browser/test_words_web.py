@@ -176,6 +176,7 @@ def test_no_page_shows_a_key_or_english_in_czech_or_polish(web: Any, new_page: A
         found += _each_language(page, f"new {kind}", "[data-testid=create-form]")
 
     for kind, game in games.items():
+        page.goto("about:blank")  # a new document: a fragment-only goto raced the form's page now and then
         page.goto(invite(web.url, game, 0))
         page.wait_for_selector("[data-testid=board][data-version]")
         page.wait_for_selector("[data-testid=log] li")
