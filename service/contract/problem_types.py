@@ -25,6 +25,13 @@ class ProblemType:
     text: dict[str, str]
     #: The members beside ``type``, ``title``, ``status`` and ``detail`` it may carry.
     members: tuple[str, ...] = field(default=())
+    #: What a player is told, by language (cs, pl, en): one short sentence with no API words, which
+    #: the web client shows (``/problems/index.json``). Without it: the first sentence of ``text``.
+    say: dict[str, str] = field(default_factory=dict)
+
+    def words(self, lang: str) -> str:
+        """The sentence a player reads in ``lang``."""
+        return self.say.get(lang) or self.text[lang].split(". ")[0].split("; ")[0].rstrip(".") + "."
 
 
 def uri(slug: str) -> str:
@@ -45,6 +52,7 @@ TYPES: dict[str, ProblemType] = {
             "Na serwerze nie ma gry o tym id. Sprawdź id z odpowiedzi na POST /games.",
             "No game with this id is on this server. Check the id the POST /games answer gave.",
         ),
+        say=_t("Taková hra neexistuje.", "Nie ma takiej gry.", "No such game."),
     ),
     "unknown-game-type": ProblemType(
         404,
@@ -53,6 +61,11 @@ TYPES: dict[str, ProblemType] = {
             "Tento druh hry server nehostí; GET /catalog je vypíše.",
             "Serwer nie obsługuje tego rodzaju gry; GET /catalog je wymienia.",
             "This server hosts no such kind of game; GET /catalog lists the ones it does.",
+        ),
+        say=_t(
+            "Tento server takovou hru nehostí.",
+            "Ten serwer nie prowadzi takiej gry.",
+            "This server hosts no such game.",
         ),
     ),
     "not-found": ProblemType(
@@ -63,6 +76,7 @@ TYPES: dict[str, ProblemType] = {
             "Gra istnieje, ale to, o co pytasz, (jeszcze) nie, np. wynik niedokończonej gry.",
             "The game exists, but what you asked for does not (yet), such as an unfinished game's score.",
         ),
+        say=_t("Nenalezeno.", "Nie znaleziono.", "Not found."),
     ),
     "no-such-version": ProblemType(
         404,
@@ -72,6 +86,7 @@ TYPES: dict[str, ProblemType] = {
             "Gra nie ma stanu w tej wersji: jest za jej bieżącą wersją albo przed jej rozdaniem.",
             "The game has no state at that version: it is past its current one, or before its set-up.",
         ),
+        say=_t("Hra takový stav nemá.", "Gra nie ma takiego stanu.", "The game has no such moment."),
     ),
     "unauthorized": ProblemType(
         401,
@@ -84,6 +99,11 @@ TYPES: dict[str, ProblemType] = {
             "Send Authorization: Bearer with the seat token, the player key or the admin token it needs. "
             "A token that was reissued, or a key that was rotated, holds nothing any more.",
         ),
+        say=_t(
+            "Tento prohlížeč nemá v této hře žádné místo.",
+            "Ta przeglądarka nie ma miejsca w tej grze.",
+            "This browser holds no seat of this game.",
+        ),
     ),
     "token-expired": ProblemType(
         401,
@@ -93,6 +113,7 @@ TYPES: dict[str, ProblemType] = {
             "Żeton miejsca już nie obowiązuje (gra skończyła się dawno); grę można oglądać bez niego.",
             "The seat token no longer holds (its game ended long ago); watch the game without it.",
         ),
+        say=_t("Odkaz na místo vypršel.", "Link do miejsca wygasł.", "The seat's link has expired."),
     ),
     "not-your-turn": ProblemType(
         409,
@@ -102,6 +123,7 @@ TYPES: dict[str, ProblemType] = {
             "Twoje miejsce teraz nie gra; to_move w stanie mówi, kto gra. Poczekaj (?wait=) i spróbuj znowu.",
             "Your seat is not to move; the state's to_move says who is. Wait (?wait=) and try again.",
         ),
+        say=_t("Nejsi na tahu.", "To nie twój ruch.", "It is not your turn."),
     ),
     "game-over": ProblemType(
         409,
@@ -111,6 +133,7 @@ TYPES: dict[str, ProblemType] = {
             "Gra się skończyła; nie przyjmuje już poleceń.",
             "The game is over; it takes no more commands.",
         ),
+        say=_t("Hra skončila.", "Gra się skończyła.", "The game is over."),
     ),
     "stale-version": ProblemType(
         409,
@@ -121,6 +144,11 @@ TYPES: dict[str, ProblemType] = {
             "expected_version is not the game's version (see `version`); read the state, choose again.",
         ),
         ("version",),
+        say=_t(
+            "Mezitím někdo táhl; deska se překreslí.",
+            "Ktoś w międzyczasie wykonał ruch; plansza się odświeży.",
+            "Someone moved meanwhile; the board is redrawn.",
+        ),
     ),
     "illegal-move": ProblemType(
         422,
@@ -131,6 +159,11 @@ TYPES: dict[str, ProblemType] = {
             "The rules do not allow this command now; GET /actions lists what they do. Fields: `errors`.",
         ),
         ("errors",),
+        say=_t(
+            "Pravidla tento tah nedovolují.",
+            "Zasady nie pozwalają na ten ruch.",
+            "The rules do not allow this move.",
+        ),
     ),
     "invalid-options": ProblemType(
         422,
@@ -141,6 +174,11 @@ TYPES: dict[str, ProblemType] = {
             "The options do not fit the game's schema (GET /catalog/{game}: `options`); see `errors`.",
         ),
         ("errors",),
+        say=_t(
+            "Tato nastavení nebo místa k sobě nepasují.",
+            "Te ustawienia lub miejsca do siebie nie pasują.",
+            "These options or seats do not go together.",
+        ),
     ),
     "idempotency-key-reused": ProblemType(
         422,
@@ -150,6 +188,7 @@ TYPES: dict[str, ProblemType] = {
             "Ten Idempotency-Key niósł już inne polecenie; do nowego polecenia użyj nowego klucza.",
             "This Idempotency-Key came with another command before; use a new key for a new command.",
         ),
+        say=_t("Tento tah už byl odeslán.", "Ten ruch został już wysłany.", "This move was already sent."),
     ),
     "unknown-player": ProblemType(
         422,
@@ -159,6 +198,7 @@ TYPES: dict[str, ProblemType] = {
             "Gracz o tym id nie istnieje.",
             "No player has this id.",
         ),
+        say=_t("Neznámý hráč.", "Nieznany gracz.", "Unknown player."),
     ),
     "seat-taken": ProblemType(
         409,
@@ -167,6 +207,11 @@ TYPES: dict[str, ProblemType] = {
             "Místo už patří jinému hráči.",
             "Miejsce należy już do innego gracza.",
             "The seat belongs to another player already.",
+        ),
+        say=_t(
+            "Místo patří jinému hráči.",
+            "Miejsce należy do innego gracza.",
+            "The seat belongs to another player.",
         ),
     ),
     "rematch-taken": ProblemType(
@@ -177,6 +222,7 @@ TYPES: dict[str, ProblemType] = {
             "Rewanż tej gry już się zaczął albo gra jeszcze się nie skończyła.",
             "A rematch of this game has started already, or the game is not over.",
         ),
+        say=_t("Odveta už začala.", "Rewanż już się zaczął.", "The rematch has started already."),
     ),
     "name-taken": ProblemType(
         409,
@@ -186,6 +232,7 @@ TYPES: dict[str, ProblemType] = {
             "To imię ma już inny gracz; imiona muszą się różnić nie tylko wielkością liter.",
             "Another player has this name already; names must differ in more than letter case.",
         ),
+        say=_t("Toto jméno už má jiný hráč.", "To imię ma już inny gracz.", "Another player has this name."),
     ),
     "seat-not-open": ProblemType(
         409,
@@ -198,6 +245,7 @@ TYPES: dict[str, ProblemType] = {
             "The seat is not open: someone took it just now, or the game started, ended or was "
             "cancelled by its creator. GET /games?open=true lists the games waiting for players.",
         ),
+        say=_t("Toto místo už není volné.", "To miejsce nie jest już wolne.", "This seat is no longer open."),
     ),
     "not-creator": ProblemType(
         403,
@@ -206,6 +254,11 @@ TYPES: dict[str, ProblemType] = {
             "Čekající hru může zrušit jen hráč, který ji založil (jeho klíčem).",
             "Oczekującą grę może anulować tylko gracz, który ją założył (swoim kluczem).",
             "Only the player who created a waiting game may cancel it (with their key).",
+        ),
+        say=_t(
+            "Čekající hru může zrušit jen ten, kdo ji založil.",
+            "Czekającą grę może anulować tylko jej założyciel.",
+            "Only its creator may cancel a waiting game.",
         ),
     ),
     "not-seat-holder": ProblemType(
@@ -248,6 +301,11 @@ TYPES: dict[str, ProblemType] = {
             "Gracz może mieć naraz tylko kilka oczekujących szukań; anuluj któreś (DELETE /seeks/{id}).",
             "A player may have only a few seeks waiting at once; cancel one (DELETE /seeks/{id}).",
         ),
+        say=_t(
+            "Čekáš na soupeře už v příliš mnoha hrách.",
+            "Czekasz na przeciwnika w zbyt wielu grach.",
+            "You are waiting for opponents in too many games.",
+        ),
     ),
     "seek-closed": ProblemType(
         409,
@@ -257,6 +315,11 @@ TYPES: dict[str, ProblemType] = {
             "Szukanie już nie czeka: zostało sparowane, anulowane albo wygasło; GET /seeks/{id} powie które.",
             "The seek no longer waits: it was paired, cancelled or expired; GET /seeks/{id} says which.",
         ),
+        say=_t(
+            "Hledání soupeře už skončilo.",
+            "Szukanie przeciwnika już się zakończyło.",
+            "The search for an opponent has ended.",
+        ),
     ),
     "seek-not-found": ProblemType(
         404,
@@ -265,6 +328,11 @@ TYPES: dict[str, ProblemType] = {
             "Hledání s tímto id na serveru není, nebo patří jinému hráči.",
             "Na serwerze nie ma szukania o tym id albo należy do innego gracza.",
             "No seek with this id is on this server, or it is another player's.",
+        ),
+        say=_t(
+            "Takové hledání soupeře neexistuje.",
+            "Nie ma takiego szukania przeciwnika.",
+            "No such search for an opponent.",
         ),
     ),
     "entropy-refused": ProblemType(
@@ -278,6 +346,11 @@ TYPES: dict[str, ProblemType] = {
             "A seat gives its entropy once, before the game is dealt; this game is dealt already, or "
             "the seat gave some.",
         ),
+        say=_t(
+            "Náhoda tohoto místa už je dána.",
+            "Losowość tego miejsca jest już ustalona.",
+            "This seat's randomness is set already.",
+        ),
     ),
     "refused-webhook-url": ProblemType(
         422,
@@ -287,6 +360,7 @@ TYPES: dict[str, ProblemType] = {
             "Webhook musi być http(s) na adres publiczny; adresy prywatne i loopback są odrzucane.",
             "A webhook must be http(s) to a public address; private and loopback addresses are refused.",
         ),
+        say=_t("Tato adresa je odmítnuta.", "Ten adres jest odrzucony.", "That address is refused."),
     ),
     "refused-push-endpoint": ProblemType(
         422,
@@ -321,6 +395,11 @@ TYPES: dict[str, ProblemType] = {
             "Gra toczy się według zasad, których ten serwer nie ma; inny serwer może je mieć. Spróbuj znowu.",
             "The game is played by rules this server does not ship; another server may. Retry.",
         ),
+        say=_t(
+            "Tento server teď neumí verzi pravidel této hry.",
+            "Ten serwer nie obsługuje teraz wersji zasad tej gry.",
+            "This server cannot play this game's rules version now.",
+        ),
     ),
     "malformed-export": ProblemType(
         400,
@@ -329,6 +408,11 @@ TYPES: dict[str, ProblemType] = {
             "Soubor není celý export Kotlíku: není to JSON nebo je useknutý.",
             "Plik nie jest całym eksportem Kotlíka: to nie JSON albo jest ucięty.",
             "The file is not a whole Kotlík export: not JSON, or cut short.",
+        ),
+        say=_t(
+            "Soubor není celý export hry.",
+            "Plik nie jest pełnym eksportem gry.",
+            "The file is not a whole game export.",
         ),
     ),
     "game-exists": ProblemType(
@@ -339,6 +423,11 @@ TYPES: dict[str, ProblemType] = {
             "Gra o tym id jest już na serwerze.",
             "A game with this id is on this server already.",
         ),
+        say=_t(
+            "Tato hra už na serveru je.",
+            "Ta gra jest już na serwerze.",
+            "This game is on this server already.",
+        ),
     ),
     "not-importable": ProblemType(
         422,
@@ -347,6 +436,11 @@ TYPES: dict[str, ProblemType] = {
             "Server nemá tento druh hry nebo verzi jejích pravidel.",
             "Serwer nie ma tego rodzaju gry albo wersji jej zasad.",
             "This server does not have that kind of game, or that version of its rules.",
+        ),
+        say=_t(
+            "Tuto hru tento server neumí.",
+            "Ten serwer nie obsługuje tej gry.",
+            "This server cannot host this game.",
         ),
     ),
     "export-does-not-verify": ProblemType(
@@ -358,6 +452,11 @@ TYPES: dict[str, ProblemType] = {
             "The export's log does not follow from its seed and rules; `problems` says why.",
         ),
         ("problems",),
+        say=_t(
+            "Záznam v exportu neodpovídá pravidlům.",
+            "Zapis w eksporcie nie zgadza się z zasadami.",
+            "The export's log does not follow the rules.",
+        ),
     ),
     "export-signature-refused": ProblemType(
         422,
@@ -382,6 +481,7 @@ TYPES: dict[str, ProblemType] = {
             "Importu nie można przyjąć (na przykład gra się nie skończyła).",
             "The import cannot be taken (the game is not finished, for one).",
         ),
+        say=_t("Tuto hru nelze nahrát.", "Tej gry nie można wczytać.", "This game cannot be imported."),
     ),
     "rate-limited": ProblemType(
         429,
@@ -392,6 +492,11 @@ TYPES: dict[str, ProblemType] = {
             "Too many requests; Retry-After says in how many seconds to retry. `limit` names the limit.",
         ),
         ("limit",),
+        say=_t(
+            "Příliš mnoho požadavků; chvíli počkej.",
+            "Zbyt wiele żądań; poczekaj chwilę.",
+            "Too many requests; wait a moment.",
+        ),
     ),
     "unavailable": ProblemType(
         503,
@@ -401,6 +506,11 @@ TYPES: dict[str, ProblemType] = {
             "Baza danych teraz nie odpowiada; nic nie zapisano. Spróbuj znowu po Retry-After sekundach.",
             "The database cannot be reached now; nothing was written. Retry after Retry-After seconds.",
         ),
+        say=_t(
+            "Server je zaneprázdněn; zkus to za chvíli.",
+            "Serwer jest zajęty; spróbuj za chwilę.",
+            "The server is busy; try again shortly.",
+        ),
     ),
     "not-migrated": ProblemType(
         503,
@@ -409,6 +519,11 @@ TYPES: dict[str, ProblemType] = {
             "Schéma databáze není schéma tohoto serveru; správce spustí kotlik migrate.",
             "Schemat bazy nie jest schematem tego serwera; administrator uruchomi kotlik migrate.",
             "The database's schema is not this server's; its operator runs kotlik migrate.",
+        ),
+        say=_t(
+            "Server se aktualizuje; zkus to za chvíli.",
+            "Serwer jest aktualizowany; spróbuj za chwilę.",
+            "The server is being upgraded; try again shortly.",
         ),
     ),
     "not-ready": ProblemType(
@@ -420,5 +535,10 @@ TYPES: dict[str, ProblemType] = {
             "The server is not ready (database, schema or broker); `checks` says which.",
         ),
         ("checks",),
+        say=_t(
+            "Server ještě není připraven; zkus to za chvíli.",
+            "Serwer nie jest jeszcze gotowy; spróbuj za chwilę.",
+            "The server is not ready yet; try again shortly.",
+        ),
     ),
 }

@@ -7,6 +7,8 @@ import { scoreSection } from "./score.js";
 import * as problems from "./problems.js";
 import * as tokens from "./tokens.js";
 import * as fallback from "./board-fallback.js";
+import { whatNow } from "./now.js";
+import * as rules from "./rules.js";
 
 extend({
   en: { created: (names) => `A game for ${names}.`, move: "move", byEvent: "event by event" },
@@ -60,6 +62,7 @@ class Game {
   layout() {
     const name = nameOf(this.catalog);
     this.headerEl = h("div", { class: "game-head" });
+    this.nowEl = h("p", { class: "now", "data-testid": "now", hidden: true });
     this.noticeEl = h("div", { class: "notice" });
     this.boardEl = h("div", { class: "board", "data-testid": "board", "data-game": this.summary.game, tabindex: "-1" });
     // where the focus was last (a redraw may remove the element that held it, leaving <body>)
@@ -85,8 +88,9 @@ class Game {
     this.scoreEl = h("div", { class: "score" });
     this.viewJson = h("pre", { "data-testid": "view-json" });
     this.root.replaceChildren(
-      h("h2", {}, name),
+      h("div", { class: "game-title" }, h("h2", {}, name), rules.button(this.summary.game)),
       this.headerEl,
+      this.nowEl,
       this.noticeEl,
       this.boardEl,
       this.actionsEl,
@@ -176,6 +180,7 @@ class Game {
 
   draw() {
     this.drawHead();
+    this.drawNow();
     this.drawSlider();
     // redrawn only when something it shows changed, so a click never lands on a replaced element
     const key = JSON.stringify([this.live.version, this.actions, lang(), this.busy]);
@@ -204,6 +209,13 @@ class Game {
         `${t("deadline")} ${new Date(s.deadline).toLocaleString(lang())}`)] : []),
       ...(this.seat == null ? [h("p", { class: "muted" }, t("spectator"))] : this.endings(s)),
     );
+  }
+
+  /** The "what to do now" line (unless the board says it itself, or a past table is shown). */
+  drawNow() {
+    const said = this.board.saysWhatToDo || this.replayAt != null ? "" : whatNow(this.summary, this.seat, this.actions);
+    this.nowEl.textContent = said;
+    this.nowEl.hidden = !said;
   }
 
   /** A seat's way out of a running game (resign) and into the next one (rematch, once). */
@@ -331,6 +343,7 @@ class Game {
     }
     this.replayAt = version;
     this.drawSlider();
+    this.drawNow();
     let body;
     try {
       ({ body } = await api.get(`/games/${this.id}/state?at=${version}`, this.token));

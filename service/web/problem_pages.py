@@ -1,14 +1,16 @@
 """``/problems/<slug>``: the page each problem ``type`` names, in Czech, Polish and English.
 
 The text is :data:`service.contract.problem_types.TYPES`'s; ``/problems/`` lists every type. Plain
-HTML built here (escaped), no script, so any browser or ``curl`` reads it.
+HTML built here (escaped), no script, so any browser or ``curl`` reads it. ``/problems/index.json``
+gives each type's status and the short sentence a player reads in each language: the web client's
+words for a problem come from there, so the registry is the one place they are written.
 """
 
 from __future__ import annotations
 
 from html import escape
 
-from flask import Blueprint, Response, abort
+from flask import Blueprint, Response, abort, jsonify
 
 from service.contract.problem_types import PREFIX, TYPES, ProblemType
 
@@ -33,6 +35,22 @@ def index() -> Response:
         for slug, kind in sorted(TYPES.items())
     )
     return _page("Kotlík: problem types", f"<h1>Problem types</h1><ul>{items}</ul>")
+
+
+@blp.get(f"{PREFIX}index.json")
+def index_json() -> Response:
+    """``{slug: {status, title, say: {cs, pl, en}}}`` for every type (the web client's words)."""
+    body = {
+        slug: {
+            "status": kind.status,
+            "title": kind.title,
+            "say": {lang: kind.words(lang) for lang in LANGUAGES},
+        }
+        for slug, kind in sorted(TYPES.items())
+    }
+    response = jsonify(body)
+    response.headers.update(_HEADERS)
+    return response
 
 
 @blp.get(f"{PREFIX}<slug>")

@@ -123,3 +123,35 @@ def totals(page: Any) -> dict[int, int]:
     cells = page.locator("[data-testid=score-total]")
     seats = [int(str(cells.nth(i).get_attribute("data-seat"))) for i in range(cells.count())]
     return {seat: int(cells.nth(i).inner_text()) for i, seat in enumerate(seats)}
+
+
+#: Four games, one of each kind, to be played some way in: seats, options, and how many of the
+#: first legal moves are made (the words, dark-mode and screenshot tests share them).
+MIDGAME: dict[str, tuple[list[dict[str, Any]], dict[str, Any], int]] = {
+    "kupferkessel": ([{"name": "Ada"}, {"name": "Ben"}], {}, 12),
+    "skodakouzla": ([{"name": "Ada"}, {"name": "Ben"}], {}, 10),
+    "carcassonne": ([{"name": "Ada"}, {"name": "Ben"}], {}, 8),
+    "carodeni": ([{"name": "Ada"}, {"name": "Ostara", "bot": "ostara"}], {"solo": True}, 10),
+}
+
+
+def advance(api: Client, game: dict[str, Any], moves: int, pick: Any = None) -> None:
+    """``moves`` legal moves of whichever human seat is to move (bots answer): the first listed, or
+    the one ``pick(actions)`` chooses."""
+    for _ in range(moves):
+        summary = api.get(f"/api/v1/games/{game['id']}").body
+        humans = [s for s in summary["to_move"] if game["seats"][s].get("token")]
+        if summary["status"] != "active" or not humans:
+            return
+        mover = api.seat(game["seats"][humans[0]]["token"])
+        actions = mover.get(f"/api/v1/games/{game['id']}/actions").body
+        if actions:
+            mover.post(f"/api/v1/games/{game['id']}/commands", pick(actions) if pick else actions[0])
+
+
+def midgame(api: Client, kind: str) -> dict[str, Any]:
+    """A game of ``kind`` made through the API and played some way in (:data:`MIDGAME`)."""
+    seats, options, moves = MIDGAME[kind]
+    game = create(api, kind, seats, options)
+    advance(api, game, moves)
+    return game

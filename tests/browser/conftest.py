@@ -94,13 +94,14 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def new_page(browser: Any) -> Iterator[Any]:
-    """``new_page(width=1200, height=900)``: a page in a context of its own (its own storage, so its
-    own seat tokens); any script error on it (a board that threw included) fails the test."""
+    """``new_page(width=1200, height=900, color_scheme="light")``: a page in a context of its own (its
+    own storage, so its own seat tokens; ``color_scheme="dark"`` for the dark mode); any script error
+    on it (a board that threw included) fails the test."""
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def make(width: int = 1200, height: int = 900) -> Any:
-        context = browser.new_context(viewport={"width": width, "height": height})
+    def make(width: int = 1200, height: int = 900, color_scheme: str = "light") -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=color_scheme)
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()

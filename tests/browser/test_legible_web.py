@@ -132,3 +132,39 @@ def test_every_page_passes_axe_and_speaks_the_readers_language(web: Any, new_pag
         page.select_option("[data-testid=lang]", "en")
     assert not found, "serious or critical axe-core violations, or text under 11 px:\n" + "\n".join(found)
     assert not words, "words not in the reader's language:\n" + "\n".join(words)
+
+
+#: The page's own background, to tell that the dark mode is on: the relative luminance (0–1).
+_BACKGROUND = """() => {
+  const [r, g, b] = getComputedStyle(document.body).backgroundColor.match(/\\d+/g).map(Number).map((v) => {
+    const c = v / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}"""
+
+
+def test_the_dark_mode_passes_axe_too(web: Any, new_page: Any) -> None:
+    """With the system in dark mode (``prefers-color-scheme: dark``) the page turns dark, and the lobby
+    and each game mid-game (its rules dialog open too) keep contrast AA at 1280 and 390 px."""
+    from browserui import MIDGAME, midgame
+
+    axe = _axe()
+    page = new_page(1280, 900, color_scheme="dark")
+    found: list[str] = []
+    page.goto(f"{web.url}/")
+    page.wait_for_selector("[data-testid=hosted-game]")
+    assert page.evaluate(_BACKGROUND) < 0.05, "the lobby did not turn dark"
+    found += _check(page, axe, "dark lobby")
+    for kind in MIDGAME:
+        game = midgame(web.api, kind)
+        page.goto(invite(web.url, game, 0))
+        page.wait_for_selector("[data-testid=board][data-version]")
+        page.wait_for_selector("[data-testid=log] li")
+        assert page.evaluate(_BACKGROUND) < 0.05, f"{kind}: the page did not turn dark"
+        found += _check(page, axe, f"dark {kind} mid-game")
+        page.click("[data-testid=rules-open]")
+        page.wait_for_selector("[data-testid=rules-dialog][open]")
+        found += _serious(page, axe, f"dark {kind} rules")
+        page.keyboard.press("Escape")
+    assert not found, "serious or critical axe-core violations in the dark mode:\n" + "\n".join(found)

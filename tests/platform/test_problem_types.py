@@ -82,3 +82,17 @@ def test_the_document_lists_each_type_and_its_members(live_url: str) -> None:
         assert listed[problem_types.uri(slug)]["members"] == list(kind.members)
         for member in kind.members:
             assert member in problem["properties"] or member == "checks", (slug, member)
+
+
+def test_the_web_clients_words_for_each_type_come_from_the_registry(live_url: str) -> None:
+    """``/problems/index.json``: every type, its status and a sentence a player reads in each
+    language (no API words: no path, no header name, no member in backquotes)."""
+    body = Client(live_url).get("/problems/index.json").body
+    assert set(body) == set(problem_types.TYPES)
+    for slug, kind in problem_types.TYPES.items():
+        entry = body[slug]
+        assert entry["status"] == kind.status and entry["title"] == kind.title, slug
+        for lang in ("cs", "pl", "en"):
+            said = entry["say"][lang]
+            assert said == kind.words(lang) and said.endswith("."), (slug, lang, said)
+            assert not re.search(r"`|/[a-z]|Retry-After|Authorization|\?wait", said), (slug, lang, said)

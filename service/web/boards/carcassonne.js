@@ -16,6 +16,7 @@ const WORDS = {
     magic: "Place or move the mage or the witch.", conflict: "The mage and the witch met: move one.",
     pass: "No follower", remove: (f) => `Set the ${f} aside`, figure: "Which figure?",
     waiting: (n) => `${n} is playing.`, over: "Game over.", supply: "followers", total: "points",
+    parts: { roads: "roads", cities: "cities", monasteries: "monasteries", fields: "fields" },
     zoomIn: "Zoom in", zoomOut: "Zoom out", fit: "Fit the map",
     map: "Map: drag or use the arrow keys to move, + and − to zoom",
     rotation: (r) => `${r * 90}°`, at: (x, y) => `(${x}, ${y})`,
@@ -38,6 +39,7 @@ const WORDS = {
     magic: "Polož nebo přesuň mága či čarodějnici.", conflict: "Mág a čarodějnice se potkali: jednoho přesuň.",
     pass: "Bez družiníka", remove: (f) => `Odložit: ${f}`, figure: "Kterou figurku?",
     waiting: (n) => `Hraje ${n}.`, over: "Konec hry.", supply: "družiníků", total: "bodů",
+    parts: { roads: "cesty", cities: "města", monasteries: "kláštery", fields: "louky" },
     zoomIn: "Přiblížit", zoomOut: "Oddálit", fit: "Celá mapa",
     map: "Mapa: táhni myší nebo šipkami, + a − přibližují",
     rotation: (r) => `${r * 90}°`, at: (x, y) => `(${x}, ${y})`,
@@ -60,6 +62,7 @@ const WORDS = {
     magic: "Postaw lub przesuń maga albo czarownicę.", conflict: "Mag i czarownica spotkali się: przesuń jedno z nich.",
     pass: "Bez podwładnego", remove: (f) => `Odłóż: ${f}`, figure: "Która figurka?",
     waiting: (n) => `Gra ${n}.`, over: "Koniec gry.", supply: "podwładnych", total: "pkt",
+    parts: { roads: "drogi", cities: "miasta", monasteries: "klasztory", fields: "łąki" },
     zoomIn: "Przybliż", zoomOut: "Oddal", fit: "Cała mapa",
     map: "Mapa: przeciągnij lub użyj strzałek, + i − przybliżają",
     rotation: (r) => `${r * 90}°`, at: (x, y) => `(${x}, ${y})`,
@@ -248,6 +251,9 @@ function extent(view) {
   const pad = 20;
   return { x: minX - pad, y: minY - pad, w: maxX - minX + 2 * pad, h: maxY - minY + 2 * pad };
 }
+
+/** The board's hint says what to do now, so the page shows no line of its own. */
+export const saysWhatToDo = true;
 
 export function render(root, ctx) {
   const w = words(ctx);
@@ -503,7 +509,7 @@ function scores(ctx, w) {
       h("td", {}, h("span", { class: "cc-swatch", style: { background: SEAT_COLOURS[seat % 5] } })),
       h("td", {}, seatName(ctx, seat) + (seat === ctx.seat ? " ★" : "")),
       h("td", { class: "cc-supply", title: w.supply }, `${view.supply[seat]} ♟`),
-      h("td", { class: "cc-total", "data-total": total, title: Object.entries(b).map(([k, v]) => `${k} ${v}`).join(", ") }, `${total} ${w.total}`)));
+      h("td", { class: "cc-total", "data-total": total, title: Object.entries(b).map(([k, v]) => `${w.parts[k] ?? ""} ${v}`).join(", ") }, `${total} ${w.total}`)));
   }
   const figures = view.mage_witch ? ["mage", "witch"] : [];
   return [

@@ -525,6 +525,7 @@ export function describe(event, ctx) {
       if (d.choice === null || d.choice === undefined) what = w.nothing;
       else if (L.ingredients[d.choice]) what = named(L.ingredients, d.choice);
       else if (L.animals[d.choice]) what = named(L.animals, d.choice);
+      else if (typeof w.why[d.choice] === "string") what = w.why[d.choice]; // a kind: "witch", "potion"
       else what = cardName(d.choice);
       return w.chose(what, d.reason ? ostaraReason(d.reason, w, cardName) : "");
     }

@@ -12,7 +12,7 @@ const LIGHT = new Set(["ice", "neutral"]);
 
 const WORDS = {
   en: {
-    life: "life", magic: "magic", curses: "curses", frozen: "frozen", level: "level", hand: "Hand", deck: "deck",
+    cost: "cost", life: "life", magic: "magic", curses: "curses", frozen: "frozen", level: "level", hand: "Hand", deck: "deck",
     discard: "discard", shop: "shop", row: "Row (creatures and defences in play)", laid: "laid spells", removed: "removed", cancel: "Cancel",
     left: "left end", right: "right end", wizard: "wizard", choose: "Choose:", endPhase: "End phase", fromLeft: "from the left", fromRight: "from the right",
     types: { lay: "Lay", buy: "Buy", turn_into_magic: "Turn into magic", swap_shop: "Swap in the shop", store_magic: "Store magic", remove_card: "Remove from the game", promote: "Promote", resolve: "Act", end_phase: "End phase" },
@@ -25,7 +25,7 @@ const WORDS = {
     acted: (c) => `${c} acts.`, removedE: (who, c) => `${who} removed ${c} from the game.`, ended: (who) => `${who} ends the turn.`, wizardOf: (who) => `${who}'s wizard`,
   },
   cs: {
-    life: "životy", magic: "magie", curses: "kletby", frozen: "zmrazen", level: "úroveň", hand: "Ruka", deck: "balíček",
+    cost: "cena", life: "životy", magic: "magie", curses: "kletby", frozen: "zmrazen", level: "úroveň", hand: "Ruka", deck: "balíček",
     discard: "odhazovací balíček", shop: "obchod", row: "Řada (bytosti a obrany ve hře)", laid: "seslaná kouzla", removed: "mimo hru", cancel: "Zpět",
     left: "levý konec", right: "pravý konec", wizard: "čaroděj", choose: "Vyber:", endPhase: "Konec fáze", fromLeft: "zleva", fromRight: "zprava",
     types: { lay: "Vyložit", buy: "Koupit", turn_into_magic: "Proměnit v magii", swap_shop: "Vyměnit v obchodě", store_magic: "Uložit magii", remove_card: "Odstranit ze hry", promote: "Povýšit", resolve: "Zahrát", end_phase: "Konec fáze" },
@@ -38,7 +38,7 @@ const WORDS = {
     acted: (c) => `${c} jedná.`, removedE: (who, c) => `${who} odstranil(a) ${c} ze hry.`, ended: (who) => `${who} končí tah.`, wizardOf: (who) => `čaroděj hráče ${who}`,
   },
   pl: {
-    life: "życie", magic: "magia", curses: "klątwy", frozen: "zamrożony", level: "poziom", hand: "Ręka", deck: "talia",
+    cost: "koszt", life: "życie", magic: "magia", curses: "klątwy", frozen: "zamrożony", level: "poziom", hand: "Ręka", deck: "talia",
     discard: "stos odrzuconych", shop: "sklep", row: "Rząd (istoty i obrony w grze)", laid: "rzucone zaklęcia", removed: "poza grą", cancel: "Wróć",
     left: "lewy koniec", right: "prawy koniec", wizard: "czarodziej", choose: "Wybierz:", endPhase: "Koniec fazy", fromLeft: "z lewej", fromRight: "z prawej",
     types: { lay: "Wyłóż", buy: "Kup", turn_into_magic: "Zamień w magię", swap_shop: "Wymień w sklepie", store_magic: "Przechowaj magię", remove_card: "Usuń z gry", promote: "Awansuj", resolve: "Zagraj", end_phase: "Koniec fazy" },
@@ -110,18 +110,19 @@ function effectText(c, code = "en") {
 /** A card face from the catalog; `entry` may carry life, frost and stored magic of a laid card. */
 function card(ctx, uid, id, entry = {}) {
   const c = info(ctx, id);
+  const w = words(ctx);
   const name = c ? ctx.name(c) : id;
   const el = h("div", {
     class: `sk-card sk-${c?.type || "unknown"}${entry.frozen ? " sk-frozen" : ""}`, "data-uid": uid, "data-card": id, title: name,
     style: { borderColor: COLOURS[c?.colour] || "#999" },
   },
-  h("span", { class: "sk-cost", title: "cost" }, c?.cost ?? "?"),
+  h("span", { class: "sk-cost", title: w.cost }, c?.cost ?? "?"),
   // the name on its band, however many lines it takes; dark words on a light band
   h("span", { class: `sk-name${LIGHT.has(c?.colour) ? " sk-light" : ""}`, style: { background: BANDS[c?.colour] || "#666" } }, name),
   h("span", { class: "sk-text" }, c ? effectText(c, ctx.lang) : ""),
-  c?.life != null ? h("span", { class: "sk-life", title: "life" }, entry.life ?? c.life) : null,
-  entry.frozen ? h("span", { class: "sk-frost", title: "frozen" }, "❄") : null,
-  entry.magic ? h("span", { class: "sk-stored", title: "magic" }, `✦${entry.magic}`) : null);
+  c?.life != null ? h("span", { class: "sk-life", title: w.life }, entry.life ?? c.life) : null,
+  entry.frozen ? h("span", { class: "sk-frost", title: w.frozen }, "❄") : null,
+  entry.magic ? h("span", { class: "sk-stored", title: w.magic }, `✦${entry.magic}`) : null);
   return el;
 }
 
