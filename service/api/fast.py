@@ -88,11 +88,11 @@ class HotRoutes:
         try:
             with self.pool.connection() as conn:
                 seat, row, folded = seat_and_game(conn, self.caches, game_id, token, self.newest)
+                if seat is None:
+                    return None
+                actions, headers = legal_now(conn, self.caches, row, folded, seat)
         except Exception:  # the app answers it with its problem: asking again changes nothing
             return None
-        if seat is None:
-            return None
-        actions, headers = legal_now(row, folded, seat)
         return 200, bodies.encode(actions), headers, ()
 
     def _command(self, environ: dict[str, Any], game_id: UUID, token: str) -> Answer | Response | None:

@@ -261,7 +261,7 @@ class Actions(MethodView):
                 conn, game_id, partial(lobby.later, game_id=game_id), listener.current().latest
             )
             seat = caller_seat(conn, game_id, required=False)
-        actions, headers = legal_now(row, folded, seat)
+            actions, headers = legal_now(conn, caches(), row, folded, seat)
         return bodies.answer(actions, 200, headers)
 
 

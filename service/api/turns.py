@@ -16,7 +16,7 @@ from psycopg import Connection
 
 import commands
 from events.outbox import Queued
-from projections import seen
+from projections import seen, undo
 from projections.caches import Caches
 from projections.fold import Folded
 from projections.lobby import GameRow
@@ -25,11 +25,20 @@ from service.live.polls import etag
 from service.server.metrics import COMMANDS
 
 
-def legal_now(row: GameRow, folded: Folded, seat: int | None) -> tuple[list[dict[str, Any]], dict[str, str]]:
-    """``GET /actions``' body and headers: ``seat``'s legal commands in the state ``folded``."""
+def legal_now(
+    conn: Connection[Any], caches: Caches, row: GameRow, folded: Folded, seat: int | None
+) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """``GET /actions``' body and headers: ``seat``'s legal commands in the state ``folded``, the
+    rules' own and, last, the platform's ``{"type": "undo"}`` when the seat may take a move back
+    (:mod:`projections.undo`)."""
     if seat is None or row.over:
         return [], etag(row.version)
-    return row.rules.legal_actions(folded.state, seat), etag(folded.version)
+    actions = row.rules.legal_actions(folded.state, seat)
+    entry = caches.states.get(row.id)
+    recent = entry.recent if entry is not None else ()
+    if actions and undo.offered(conn, row.id, row.rules, folded.state, seat, folded.version, recent):
+        actions = [*actions, {"type": undo.COMMAND}]
+    return actions, etag(folded.version)
 
 
 def plain_command(body: Any) -> bool:

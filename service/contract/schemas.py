@@ -394,6 +394,13 @@ class ProblemSchema(Schema):
         metadata={"description": "the game's current version (409 stale version)", OPTIONAL: True}
     )
     limit = fields.String(metadata={"description": "the rate limit that was exceeded (429)", OPTIONAL: True})
+    reason = fields.String(
+        metadata={
+            "description": "why nothing can be taken back (409 undo-refused): `not_to_move`, `nothing`, "
+            "`other_seat` or `revealed`",
+            OPTIONAL: True,
+        }
+    )
     problems = fields.List(
         fields.String(),
         metadata={
