@@ -76,7 +76,11 @@ class HotRoutes:
         if found is None or token is None:
             return None
         game_id, method = UUID(found.group(1)), environ.get("REQUEST_METHOD")
-        if found.group(2) == "actions" and method == "GET":
+        if (
+            found.group(2) == "actions"
+            and method == "GET"
+            and "final=" not in environ.get("QUERY_STRING", "")
+        ):
             return self._actions(environ, game_id, token)
         if found.group(2) == "commands" and method == "POST":
             return self._command(environ, game_id, token)

@@ -353,6 +353,17 @@ class AppendedSchema(Schema):
     over = fields.Boolean(metadata={"description": "whether the game is over (being scored or finished)"})
 
 
+class ActionsQuerySchema(Schema):
+    final = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "also say which actions are final (no `undo` could take them back: they draw, "
+            "bring something to light or hand the turn on): the header `Kotlik-Final` lists their "
+            "indexes in the list, comma-separated (empty: none). A client asks before it sends one."
+        },
+    )
+
+
 class EventsQuerySchema(Schema):
     after = fields.Integer(load_default=0, validate=VERSION)
 

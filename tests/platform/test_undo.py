@@ -173,3 +173,21 @@ def test_a_game_with_undos_verifies_and_a_forged_undo_does_not(
     assert not verdict.ok and "undo" in verdict.report(), verdict.report()
     dropped = [e for i, e in enumerate(lines) if i != undos[0]]  # the undo cut out of the log
     assert not check(parse(json.dumps(e) for e in dropped)).ok
+
+
+def test_actions_say_which_moves_are_final(api: Client) -> None:
+    """``?final=true``: the header lists the moves no undo could take back (Carcassonne: a tile
+    placed is not final; the follower placed or passed draws the next tile, so it is)."""
+    game = create(api, "carcassonne", [{"name": "A"}, {"name": "B"}])
+    seat = _summary(api, game)["to_move"][0]
+    client = api.seat(game["seats"][seat]["token"])
+    tiles = client.get(game_path(game, "/actions?final=true"))
+    assert tiles.status == 200 and tiles.headers["Kotlik-Final"] == "", tiles.headers
+    assert tiles.body == _actions(client, game)
+    client.post(game_path(game, "/commands"), tiles.body[0])
+    after = client.get(game_path(game, "/actions?final=true"))
+    final = [int(i) for i in after.headers["Kotlik-Final"].split(",")]
+    assert {after.body[i]["type"] for i in final} == {a["type"] for a in after.body} - {"undo"}
+    assert after.body[-1] == UNDO and len(after.body) - 1 not in final
+    assert "Kotlik-Final" not in _summary(api, game), "asked for, not sent by default"
+    assert "Kotlik-Final" not in client.get(game_path(game, "/actions")).headers
