@@ -60,7 +60,7 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     app.config.update(
         # ASCII: generators name the client's package after it (openapi-python-client: kotlik-api-client)
         API_TITLE="Kotlik API",
-        API_VERSION="1.1.0",  # the document's version (CHANGES.md); the URLs stay /api/v1
+        API_VERSION="1.2.0",  # the document's version (CHANGES.md); the URLs stay /api/v1
         OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX=API_PREFIX,
         OPENAPI_JSON_PATH="openapi.json",
