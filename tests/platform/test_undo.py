@@ -17,7 +17,9 @@ from httpclient import Client, create, game_path, streamed
 
 import games
 from audit.verify import check, parse
+from events import read
 from games.rng import Rng
+from projections.fold import fold_log, state_at
 
 GAMES = ["carcassonne", "carodeni", "kupferkessel", "skodakouzla"]
 UNDO = {"type": "undo"}
@@ -70,7 +72,7 @@ def api(live_url: str) -> Client:
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_a_seat_takes_back_its_move_over_http(api: Client, game_id: str, worker: Any) -> None:
+def test_a_seat_takes_back_its_move_over_http(api: Client, game_id: str, worker: Any, pool: Any) -> None:
     game = create(api, game_id, [{"name": "A"}, {"name": "B"}])
     found = play_until_undo(api, game, seed=len(game_id))
     seat, client, before = found["seat"], found["client"], found["before"]
@@ -100,6 +102,8 @@ def test_a_seat_takes_back_its_move_over_http(api: Client, game_id: str, worker:
         other.get(game_path(game, "/state")).body["view"]
         == other.get(game_path(game, f"/state?at={before['version']}")).body["view"]
     )
+
+    _folds_alike(pool, game, placed_at=version)
 
     # idempotent: the same key answers the first undo again, and appends nothing
     key = {"Idempotency-Key": "undo-again"}
@@ -191,3 +195,26 @@ def test_actions_say_which_moves_are_final(api: Client) -> None:
     assert after.body[-1] == UNDO and len(after.body) - 1 not in final
     assert "Kotlik-Final" not in _summary(api, game), "asked for, not sent by default"
     assert "Kotlik-Final" not in client.get(game_path(game, "/actions")).headers
+
+
+def _folds_alike(pool: Any, game: dict[str, Any], placed_at: int) -> None:
+    """The state after an undo, folded cold from the log, equals the whole log's fold, with and
+    without a snapshot between the version the undo returns to and the undo itself (a fold from
+    that snapshot meets the undo and reads the earlier state again)."""
+    from uuid import UUID
+
+    from psycopg.types.json import Jsonb
+
+    rules = games.load(game["game"])
+    game_id = UUID(game["id"])
+    with pool.connection() as conn:
+        events = read(conn, game_id)
+        whole = fold_log(rules, ((e.version, e.body()) for e in events))
+        assert json.loads(json.dumps(state_at(conn, game_id, rules).state)) == json.loads(json.dumps(whole))
+        between = state_at(conn, game_id, rules, at=placed_at)
+        conn.execute(
+            "INSERT INTO snapshots (game_id, version, rules_version, state) VALUES (%s, %s, %s, %s) "
+            "ON CONFLICT DO NOTHING",
+            (game_id, placed_at, rules.INFO.rules_version, Jsonb(between.state)),
+        )
+        assert json.loads(json.dumps(state_at(conn, game_id, rules).state)) == json.loads(json.dumps(whole))
