@@ -8,6 +8,8 @@
   open seats), and who may sit in a rated game: the one place seats are built.
 - :mod:`commands.openings`: a game waiting for players: a seat taken (the last one starts the
   game), a cancel, an expiry.
+- :mod:`commands.credentials`: a seat's token reissued, a player's key rotated; the old one refused
+  at once on every node.
 - :mod:`commands.seeks`: quick pairing: a seek placed and paired at once, cancelled, expired or
   paired with its fallback bot.
 
@@ -16,6 +18,8 @@ The handlers are this package's interface (``commands.play(...)``); the outbox t
 """
 
 from commands.handlers import (
+    PLAY_TURN,
+    THINK,
     Created,
     EntropyRefused,
     GameOver,
@@ -38,6 +42,8 @@ from commands.handlers import (
 )
 
 __all__ = [
+    "PLAY_TURN",
+    "THINK",
     "Created",
     "EntropyRefused",
     "GameOver",

@@ -26,6 +26,7 @@ import games
 from commands import seating, writes
 from events import NewEvent, StoredEvent, VersionConflict, append, read
 from events.outbox import Queued
+from games import levels
 from games.interface import Event, GameError, IllegalMove, Rules
 from games.rng import Rng, game_key
 from projections import clocks, lobby, players, ratings, resignation, seen, tokens, undo, webhooks
@@ -52,6 +53,11 @@ class UndoRefused(GameError):
 
 class KeyReused(GameError):
     """An idempotency key came back with a different command (HTTP 422)."""
+
+
+class CredentialsChanged(Exception):
+    """A seat token of the game was reissued since the caller's token was read: nothing was
+    written; the caller reads the tokens again and retries, or refuses a token no longer valid."""
 
 
 @dataclass(frozen=True)
@@ -121,9 +127,11 @@ def create_game(
     }
     if rated:
         created["rated"] = True
+    if creator is not None:  # the player whose key created it: the game's creator
+        created["creator"] = str(creator)
     if waiting:
         expires_in = OPEN_FOR if expires_in is None else expires_in
-        created |= {"creator": str(creator), "expires_in": expires_in}
+        created["expires_in"] = expires_in
         if clock is not None:
             created["clock"] = clock
     meta = {"rules_version": game.INFO.rules_version}
@@ -134,8 +142,8 @@ def create_game(
             conn.execute("UPDATE games SET clock = %s WHERE id = %s", (Jsonb(clock), new_id))
         for seat, player in bound.items():
             players.bind(conn, new_id, seat, player)
-        if rated or waiting:
-            lobby.opened(conn, new_id, rated, creator if waiting else None, expires_in if waiting else None)
+        if rated or waiting or creator is not None:
+            lobby.opened(conn, new_id, rated, creator, expires_in if waiting else None)
         hooks = [webhooks.register(conn, h["url"], h["kinds"], game=new_id) for h in hooks or []]
         if rematch_of is not None:
             taken = conn.execute(
@@ -177,6 +185,7 @@ def play(
     timed_out: bool = False,
     newest: Callable[[UUID], int] | None = None,
     caches: Caches | None = None,
+    credentials: int | None = None,
 ) -> Played:
     """Decide ``command`` for ``seat`` and append what it caused; nothing is written on error.
 
@@ -189,11 +198,14 @@ def play(
     rules refuse it there.
     ``check`` sees the command just before the rules do (after the version, game-over and
     idempotency checks), so a body it refuses gets its answer in the same order of errors.
+    ``credentials``: the game's count of reissued seat tokens at which the seat's token was known
+    (:class:`projections.tokens.KnownTokens`); a lobby row at another count raises
+    :class:`CredentialsChanged` before anything is written or replayed.
     """
     states = (caches or Caches.none()).states
     key = None if command_id is None else (command_id, _request_hash(seat, command), seat)
     if key is not None:
-        earlier = _replay(conn, game_id, key, states)
+        earlier = _replay(conn, game_id, key, states, credentials)
         if earlier is not None:
             return earlier
     if isinstance(command, dict) and command.get("type") == undo.COMMAND and bot is None:
@@ -202,9 +214,10 @@ def play(
             game_id,
             key,
             states,
-            partial(take_back, conn, game_id, seat, command, expected_version, key, states),
+            credentials,
+            partial(take_back, conn, game_id, seat, command, expected_version, key, states, credentials),
         )
-    decision = _Decision(seat, command, key, bot, check, timed_out, states)
+    decision = _Decision(seat, command, key, bot, check, timed_out, states, credentials)
     hot = states.get(game_id) if newest is not None else None
     if (
         newest is not None
@@ -218,6 +231,8 @@ def play(
             return _decide(conn, hot.row, hot.folded, decision)
     try:
         row, before = states.with_row(conn, game_id, partial(lobby.later, game_id=game_id, secret=True))
+        if credentials is not None and row.credentials != credentials:
+            raise CredentialsChanged(f"a seat token of game {game_id} was reissued")
         if expected_version is not None and expected_version != row.version:
             raise VersionConflict(game_id, expected_version, row.version)
         if row.over:
@@ -227,7 +242,7 @@ def play(
         # The same key racing its first use loses at the append or at the key, or (having read
         # the game after the winner's commit) finds its command no longer fits; either way it
         # gets the winner's answer, if there is one.
-        earlier = _replay(conn, game_id, key, states) if key is not None else None
+        earlier = _replay(conn, game_id, key, states, credentials) if key is not None else None
         if earlier is None:
             raise
         return earlier
@@ -238,13 +253,14 @@ def _guarded(
     game_id: UUID,
     key: tuple[str, str, int] | None,
     states: States,
+    credentials: int | None,
     write: Callable[[], Played],
 ) -> Played:
     """``write()``, or the answer of the same idempotency key's first use if it lost a race to it."""
     try:
         return write()
     except (errors.UniqueViolation, GameError, VersionConflict):
-        earlier = _replay(conn, game_id, key, states) if key is not None else None
+        earlier = _replay(conn, game_id, key, states, credentials) if key is not None else None
         if earlier is None:
             raise
         return earlier
@@ -258,6 +274,7 @@ def take_back(
     expected_version: int | None,
     key: tuple[str, str, int] | None,
     states: States,
+    credentials: int | None = None,
 ) -> Played:
     """The platform's ``undo`` (:mod:`projections.undo`): ``seat``'s newest command of its turn taken
     back, recorded as ``kotlik.Undone``; :class:`UndoRefused` when there is none it may take back.
@@ -267,6 +284,8 @@ def take_back(
     the seat is still the one to move.
     """
     row, before = states.with_row(conn, game_id, partial(lobby.later, game_id=game_id, secret=True))
+    if credentials is not None and row.credentials != credentials:
+        raise CredentialsChanged(f"a seat token of game {game_id} was reissued")
     if expected_version is not None and expected_version != row.version:
         raise VersionConflict(game_id, expected_version, row.version)
     if row.over:
@@ -294,7 +313,7 @@ def take_back(
     write = step_of(
         row.id, game, row.seats, before.version, events, after, previous=previous, clock=row.clock
     )
-    stored, queued = writes.save(conn, replace(write, key=key))
+    stored, queued = writes.save(conn, replace(write, key=key, credentials=credentials))
     states.put(row.id, after, stored, row=row)
     return Played(after.version, stored, row, after.state, queued=queued)
 
@@ -310,6 +329,7 @@ class _Decision:
     check: Check | None
     timed_out: bool
     states: States
+    credentials: int | None = None
 
 
 def _decide(conn: Connection[Any], row: lobby.GameRow, before: Folded, decision: _Decision) -> Played:
@@ -336,7 +356,7 @@ def _decide(conn: Connection[Any], row: lobby.GameRow, before: Folded, decision:
     write = step_of(
         row.id, game, row.seats, before.version, events, after, previous=previous, clock=row.clock
     )
-    stored, queued = writes.save(conn, replace(write, key=decision.key))
+    stored, queued = writes.save(conn, replace(write, key=decision.key, credentials=decision.credentials))
     decision.states.put(row.id, after, stored, row=row)
     return Played(after.version, stored, row, after.state, queued=queued)
 
@@ -602,12 +622,22 @@ def work_for(row: lobby.GameRow) -> list[tuple[str, list[Any]]]:
     return _work(row.id, row.seats, row.to_move, row.status == "scoring", row.version)
 
 
+#: The task that plays a bot's turn, and the one for a bot that searches (:func:`games.levels.searches`):
+#: the same work, on a queue of its own (:mod:`workers.queues`).
+PLAY_TURN = "bots.play_turn"
+THINK = "bots.think"
+
+
 def _work(
     game_id: UUID, seats: list[dict[str, Any]], to_move: list[int], over: bool, version: int
 ) -> list[tuple[str, list[Any]]]:
     if over:
         return [("scoring.score_game", [str(game_id), version])]
-    return [("bots.play_turn", [str(game_id), seat, version]) for seat in to_move if seats[seat]["bot"]]
+    return [
+        (THINK if levels.searches(seats[seat]["bot"]) else PLAY_TURN, [str(game_id), seat, version])
+        for seat in to_move
+        if seats[seat]["bot"]
+    ]
 
 
 def _request_hash(seat: int, command: dict[str, Any]) -> str:
@@ -615,9 +645,16 @@ def _request_hash(seat: int, command: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps([seat, command], sort_keys=True).encode()).hexdigest()
 
 
-def _replay(conn: Connection[Any], game_id: UUID, key: tuple[str, str, int], states: States) -> Played | None:
+def _replay(
+    conn: Connection[Any],
+    game_id: UUID,
+    key: tuple[str, str, int],
+    states: States,
+    credentials: int | None = None,
+) -> Played | None:
     """The answer of the command this seat first sent with ``key``, if there was one: a key is the
-    seat's own, so another seat's use of it is none of this one's business."""
+    seat's own, so another seat's use of it is none of this one's business. A token reissued
+    since ``credentials`` gets no answer (:class:`CredentialsChanged`)."""
     command_id, request_hash, seat = key
     row = conn.execute(
         "SELECT request_hash, first_version, last_version FROM commands "
@@ -630,5 +667,7 @@ def _replay(conn: Connection[Any], game_id: UUID, key: tuple[str, str, int], sta
         raise KeyReused(f"Idempotency-Key {command_id!r} was used for a different command")
     first, last = row["first_version"], row["last_version"]
     game_row = lobby.get(conn, game_id)
+    if credentials is not None and game_row.credentials != credentials:
+        raise CredentialsChanged(f"a seat token of game {game_id} was reissued")
     state = states.load(conn, game_id, game_row.rules, game_row.version).state
     return Played(last, read(conn, game_id, after=first - 1, upto=last), game_row, state, replayed=True)

@@ -80,8 +80,8 @@ def join(
         given = {"entropy": record["entropy"]} if "entropy" in record else {}
         taken = NewEvent(TAKEN, {"seat": seat, "player": str(player.id), "name": player.name, **given}, meta)
         version = append(conn, game_id, row.version, [taken])[-1].version
-        # No seat token: a game's tokens are all issued at its creation (every process caches
-        # them whole, projections.tokens); the player's key plays the seat.
+        # No seat token: the player's key plays the seat (a token issued later is a reissue,
+        # commands.credentials, which every process's remembered tokens are checked by).
         players.bind(conn, game_id, seat, player.id)
         started = not seating.open_seats(seats)
         conn.execute(

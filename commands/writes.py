@@ -57,6 +57,9 @@ class Write:
     notice: Notice | None = None
     #: ``(command_id, request_hash, seat)`` of a command sent with an ``Idempotency-Key``.
     key: tuple[str, str, int] | None = None
+    #: The game's count of reissued seat tokens the command's token was known at: the write
+    #: takes only a row still at that count (a token reissued since is refused, not played).
+    credentials: int | None = None
 
     @property
     def version(self) -> int:
@@ -115,6 +118,7 @@ _ADVANCE = """
             ELSE now() + make_interval(secs => %(seconds)s) END,
         warned = warned AND %(clock)s = 'keep'
     WHERE id = %(game)s AND version = %(at)s AND status = 'active'
+        AND (%(credentials)s::int IS NULL OR credentials = %(credentials)s::int)
     RETURNING id
 """
 #: The condition every other part is written under.
@@ -147,6 +151,7 @@ def _parameters(write: Write) -> dict[str, Any]:
         "clock": write.clock,
         "seconds": write.seconds,
         "work": Jsonb(write.work),
+        "credentials": write.credentials,
     }
     if write.snapshot is not None:
         params["rules_version"], state = write.snapshot

@@ -26,19 +26,25 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 ROLE = "kotlik_service"
 
 #: What the service may do, table by table; everything else is revoked. ``UPDATE`` on ``games``
-#: and ``outbox`` also covers their ``SELECT … FOR UPDATE`` locks.
+#: and ``outbox`` also covers their ``SELECT … FOR UPDATE`` locks. ``"UPDATE (name)"`` grants it on
+#: that column only (revoking a table's privileges revokes its columns' too).
 TABLES: dict[str, tuple[str, ...]] = {
     "events": ("SELECT", "INSERT"),
     "games": ("SELECT", "INSERT", "UPDATE"),
     # Seeds of games (alembic 0004): written at creation, read only by the deciding code.
     "game_seeds": ("SELECT", "INSERT"),
-    "seat_tokens": ("SELECT", "INSERT"),
+    # Seat tokens and player keys are projections of ``credential_events`` (alembic 0013, issue 53):
+    # a reissued token or a rotated key replaces the hash in place.
+    "seat_tokens": ("SELECT", "INSERT", "UPDATE"),
+    "credential_events": ("SELECT", "INSERT"),
     "commands": ("SELECT", "INSERT"),
     "snapshots": ("SELECT", "INSERT"),
     "scores": ("SELECT", "INSERT"),
     "outbox": ("SELECT", "INSERT", "UPDATE"),
     # Players and their seats, webhooks and their deliveries (alembic 0005, issue 10).
-    "players": ("SELECT", "INSERT"),
+    # UPDATE of the name (a player renames: PATCH /players/me) and of the key's hash (a player rotates
+    # the key: POST /players/me/key, folded from credential_events); nothing else of a player changes.
+    "players": ("SELECT", "INSERT", "UPDATE (name, key_hash)"),
     "game_players": ("SELECT", "INSERT"),
     "webhooks": ("SELECT", "INSERT", "UPDATE"),  # UPDATE: removed_at (alembic 0006)
     "deliveries": ("SELECT", "INSERT", "UPDATE"),
@@ -49,6 +55,9 @@ TABLES: dict[str, tuple[str, ...]] = {
     "ratings": ("SELECT", "INSERT", "UPDATE"),
     "seek_events": ("SELECT", "INSERT"),
     "seeks": ("SELECT", "INSERT", "UPDATE"),
+    # Web Push subscriptions: a log of their own and its table (alembic 0014, issue 50).
+    "push_events": ("SELECT", "INSERT"),
+    "push_subscriptions": ("SELECT", "INSERT", "UPDATE"),
     "alembic_version": ("SELECT",),
     # The default broker's queue (workers/broker.py): messages are taken by deleting them.
     "kombu_queue": ("SELECT", "INSERT", "UPDATE", "DELETE"),

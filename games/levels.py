@@ -28,6 +28,12 @@ def measured(game_id: str) -> dict[str, Any]:
     return dict(json.loads(path.read_text(encoding="utf-8")))
 
 
+def searches(bot: str) -> bool:
+    """Whether the level ``bot`` searches, spending its whole budget of a core on each turn (its
+    turns then run on a queue of their own: :mod:`workers.queues`)."""
+    return bool(_described().get(bot, {}).get("searches", False))
+
+
 def levels(game: Rules) -> list[dict[str, Any]]:
     """Each bot of ``game`` in its ``BOTS`` order: its name, its description, and the matches that
     measured it (each: the opponent, seats, games, win share with its 95 % interval, Elo, time per

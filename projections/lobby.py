@@ -57,6 +57,9 @@ class GameRow:
     creator: UUID | None = None
     #: When a game that still waits for players expires.
     expires_at: datetime | None = None
+    #: How many of its seat tokens have been reissued (alembic ``0013``): a process trusts a
+    #: token it remembers only at the count it read it at (:class:`projections.tokens.KnownTokens`).
+    credentials: int = 0
 
     @property
     def over(self) -> bool:
@@ -76,13 +79,13 @@ class GameRow:
 _COLUMNS = (
     "id, game AS kind, status, version, rules_version, options, arranged, seats, to_move, result, "
     "seed, seed_sha256, created_at, updated_at, clock, deadline, rematch, rated, creator, "
-    "expires_at"
+    "expires_at, credentials"
 )
 #: The same columns with the seed joined from ``game_seeds``, for the code that decides.
 _SECRET_COLUMNS = (
     "g.id, game AS kind, status, version, rules_version, options, arranged, seats, to_move, result, "
     "coalesce(s.seed, g.seed) AS seed, seed_sha256, created_at, updated_at, clock, deadline, rematch, "
-    "rated, creator, expires_at"
+    "rated, creator, expires_at, credentials"
 )
 
 

@@ -43,19 +43,54 @@ def _digest(key: str) -> bytes:
     return hashlib.sha256(key.encode()).digest()
 
 
+def new_key() -> str:
+    return "kp_" + secrets.token_urlsafe(32)
+
+
 def create(conn: Connection[Any], name: str) -> tuple[Player, str]:
-    """A new player and its key, which is not stored and so can be shown only now."""
-    key = "kp_" + secrets.token_urlsafe(32)
+    """A new player and its key, which is not stored and so can be shown only now (its hash is
+    logged in ``credential_events``, of which ``players.key_hash`` is a projection)."""
+    key = new_key()
     try:
         with conn.transaction():
-            row = conn.execute(
-                "INSERT INTO players (id, name, key_hash) VALUES (%s, %s, %s) RETURNING id, name, created_at",
-                (uuid4(), name, _digest(key)),
-            ).fetchone()
+            row = conn.execute(_CREATE, (uuid4(), name, _digest(key))).fetchone()
     except errors.UniqueViolation:
         raise NameTaken(f"another player is called {name!r}") from None
     assert row is not None
     return Player(**row), key
+
+
+_CREATE = """
+    WITH player AS (
+        INSERT INTO players (id, name, key_hash) VALUES (%s, %s, %s) RETURNING id, name, created_at, key_hash
+    ), logged AS (
+        INSERT INTO credential_events (type, player_id, hash, recorded_at)
+        SELECT 'PlayerKeyIssued', id, key_hash, created_at FROM player
+    )
+    SELECT id, name, created_at FROM player
+"""
+
+
+def rotate(conn: Connection[Any], player_id: UUID) -> tuple[Player, str]:
+    """The player's new key, shown once; the old one matches no player from the commit on."""
+    key = new_key()
+    row = conn.execute(_ROTATE, (player_id, _digest(key))).fetchone()
+    if row is None:
+        raise UnknownPlayer(f"no player {player_id}")
+    return Player(**row), key
+
+
+_ROTATE = """
+    WITH new AS (SELECT %s::uuid AS id, %s::bytea AS hash),
+    player AS (
+        UPDATE players p SET key_hash = new.hash FROM new WHERE p.id = new.id
+        RETURNING p.id, p.name, p.created_at
+    ), logged AS (
+        INSERT INTO credential_events (type, player_id, hash)
+        SELECT 'PlayerKeyRotated', new.id, new.hash FROM new WHERE EXISTS (SELECT FROM player)
+    )
+    SELECT id, name, created_at FROM player
+"""
 
 
 def rename(conn: Connection[Any], player_id: UUID, name: str) -> Player:

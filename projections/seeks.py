@@ -24,6 +24,9 @@ CANCELLED = "SeekCancelled"
 EXPIRED = "SeekExpired"
 #: What each closing event makes of a waiting seek.
 _CLOSED = {PAIRED: "paired", CANCELLED: "cancelled", EXPIRED: "expired"}
+#: The channel a seek's closing is announced on, its id the payload: the waiting player's
+#: ``GET /seeks/{id}?wait=`` is answered the moment the transaction that paired it commits.
+CHANNEL = "kotlik_seeks"
 
 
 @dataclass(frozen=True)
@@ -72,10 +75,13 @@ def fold(seek_id: UUID, events: Iterable[dict[str, Any]]) -> Seek | None:
 
 
 def append(conn: Connection[Any], seek_id: UUID, kind: str, data: dict[str, Any]) -> Seek:
-    """Append one event of a seek and bring its row along, in the caller's transaction."""
+    """Append one event of a seek and bring its row along, in the caller's transaction; a closing
+    one also notifies :data:`CHANNEL`, which PostgreSQL delivers only if that transaction commits."""
     conn.execute(
         "INSERT INTO seek_events (seek_id, type, data) VALUES (%s, %s, %s)", (seek_id, kind, Jsonb(data))
     )
+    if kind in _CLOSED:
+        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(seek_id)))
     rows = conn.execute(
         "SELECT type, data, recorded_at FROM seek_events WHERE seek_id = %s ORDER BY position", (seek_id,)
     ).fetchall()

@@ -23,13 +23,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-from uuid import UUID
+from typing import TYPE_CHECKING, Any
 
-from psycopg import Connection
-
-from events import StoredEvent
 from games.interface import Rules
+
+if TYPE_CHECKING:  # offline: the standalone verifier ships this module without a database driver
+    from uuid import UUID
+
+    from psycopg import Connection
+
+    from events import StoredEvent
 
 #: The platform's undo: its command, as a client sends it, and the event that records it.
 COMMAND = "undo"

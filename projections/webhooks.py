@@ -21,6 +21,7 @@ from psycopg import Connection
 from psycopg.types.json import Jsonb
 
 from events.outbox import Queued
+from projections import push
 from projections.addresses import refusal
 
 #: The notices a webhook may ask for.
@@ -40,27 +41,27 @@ def allowed_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
     return [ipaddress.ip_network(part.strip(), strict=False) for part in raw.split(",") if part.strip()]
 
 
-def check_url(url: str) -> list[str]:
+def check_url(url: str, what: str = "webhook") -> list[str]:
     """The addresses ``url`` reaches, if every one may be reached; else :class:`RefusedUrl`.
 
-    Called when a webhook is registered and again before each delivery, so a name that later
-    resolves to a private address is refused then too. Which addresses may be reached is
-    :mod:`projections.addresses`'s.
+    Called when a webhook (or a Web Push endpoint, ``what``) is registered and again before each
+    delivery, so a name that later resolves to a private address is refused then too. Which
+    addresses may be reached is :mod:`projections.addresses`'s.
     """
     try:
         parts = urlsplit(url)
         parts.hostname  # noqa: B018 (parsing it is the check: a broken IPv6 literal raises)
     except ValueError:
-        raise RefusedUrl("the webhook URL cannot be parsed") from None
+        raise RefusedUrl(f"the {what} URL cannot be parsed") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise RefusedUrl("a webhook URL must be http:// or https:// with a host")
+        raise RefusedUrl(f"a {what} URL must be http:// or https:// with a host")
     if parts.username or parts.password:
-        raise RefusedUrl("a webhook URL may not hold credentials")
+        raise RefusedUrl(f"a {what} URL may not hold credentials")
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
         infos = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
     except (OSError, ValueError, UnicodeError):
-        raise RefusedUrl(f"the webhook host {parts.hostname!r} does not resolve") from None
+        raise RefusedUrl(f"the {what} host {parts.hostname!r} does not resolve") from None
     allowed = allowed_networks()
     addresses = sorted({str(info[4][0]) for info in infos})
     for text in addresses:
@@ -68,7 +69,7 @@ def check_url(url: str) -> list[str]:
         kind = refusal(address, allowed)
         if kind is not None:
             raise RefusedUrl(
-                f"the webhook host {parts.hostname!r} is {address}, which is not a public address "
+                f"the {what} host {parts.hostname!r} is {address}, which is not a public address "
                 f"({kind}); only public unicast addresses are reached, and those in the networks "
                 "KOTLIK_WEBHOOK_ALLOW lists"
             )
@@ -134,7 +135,7 @@ def deliveries(when: str = "true") -> str:
     """The deliveries of one notice, one per matching webhook, if ``when`` holds: the game's own
     hooks and those of the players at ``%(notice_seats)s`` (every bound seat for NULL). CTEs for a
     statement that ends in :data:`DELIVERED_TASKS`, alone (:func:`announce`) or in a command's write
-    (:mod:`commands.writes`)."""
+    (:mod:`commands.writes`). The notice's Web Push messages come with them (:func:`projections.push.due`)."""
     return f"""
     hooks AS (
         SELECT w.id, gp.seat FROM webhooks w JOIN game_players gp ON gp.player_id = w.player_id
@@ -148,11 +149,11 @@ def deliveries(when: str = "true") -> str:
         SELECT id, %(notice_kind)s, %(notice)s::jsonb
             || CASE WHEN seat IS NULL THEN '{{}}'::jsonb ELSE jsonb_build_object('seat', seat) END
         FROM hooks RETURNING id
-    )"""
+    ), {push.due(when)}"""
 
 
-#: The outbox rows that send the deliveries, for an ``INSERT INTO outbox (task, args)``.
-DELIVERED_TASKS = f"SELECT '{DELIVER}', jsonb_build_array(id) FROM delivered"
+#: The outbox rows that send the deliveries and the pushes, for an ``INSERT INTO outbox (task, args)``.
+DELIVERED_TASKS = f"SELECT '{DELIVER}', jsonb_build_array(id) FROM delivered UNION ALL {push.TASKS}"
 
 
 def parameters(game_id: UUID, kind: str, body: dict[str, Any], seats: list[int] | None) -> dict[str, Any]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -16,17 +14,19 @@ from werkzeug.exceptions import HTTPException
 
 from audit import signing
 from events import outbox
-from events.database import create_pool, data_dir
+from events.database import create_pool
 from projections.caches import Caches
 from service.api import fast
 from service.api.catalog import blp as catalog
+from service.api.credentials import blp as credentials
 from service.api.endings import blp as endings
 from service.api.exports import blp as exports
-from service.api.exports import keys
+from service.api.exports import import_keys, keys
 from service.api.games import blp as games
 from service.api.health import blp as health
 from service.api.opponents import blp as opponents
 from service.api.players import blp as players
+from service.api.push import blp as push
 from service.context import bounded, database_url
 from service.contract import game_schemas, problems, schemas, validation
 from service.contract.openapi import KotlikApi
@@ -38,6 +38,7 @@ from service.live.polls import ANSWERS_KEPT, LongPolls
 from service.live.rows import ROWS_KEPT, Rows
 from service.server import greenpool, metrics, settings
 from service.web import pages, problem_pages
+from workers import vapid
 
 API_PREFIX = "/api/v1"
 #: Connections each process keeps for the reads of its streams and long-polls, apart from the
@@ -89,11 +90,13 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
         database_url(app), max_size=WATCHERS_POOL, kind=kind
     )
     app.extensions["kotlik.caches"] = caches = Caches.sized(config)
-    app.extensions["kotlik.signing_key"] = signing.load_or_create(signing_key_path(config))
+    app.extensions["kotlik.signing_key"] = signing.load_or_create(settings.signing_key_path(config))
+    import_keys(config)  # a configured key that cannot be read stops the start, not an import later
+    app.extensions["kotlik.vapid_key"] = vapid.key()  # Web Push's, made at first start (workers.vapid)
     _live(app, config, caches, watchers)
 
     api = KotlikApi(app)
-    for blueprint in (games, endings, players, opponents, exports, keys, catalog, health):
+    for blueprint in (games, endings, players, credentials, push, opponents, exports, keys, catalog, health):
         blueprint.PAGINATION_ARGUMENTS_PARSER = schemas.PAGINATION_PARSER
         api.register_blueprint(blueprint)
     game_schemas.register(api)
@@ -104,17 +107,6 @@ def create_app(pool: ConnectionPool | None = None, **config: Any) -> Flask:
     _pipeline(app)
     app.add_url_rule(f"{API_PREFIX}/docs/assets/<path:name>", "docs_assets", _docs_asset)
     return app
-
-
-#: The signing key's file under ``$KOTLIK_DATA`` unless ``KOTLIK_SIGNING_KEY`` names another.
-SIGNING_KEY_FILE = "export-signing-key.pem"
-
-
-def signing_key_path(config: dict[str, Any]) -> Path:
-    """Where the export signing key is kept: ``KOTLIK_SIGNING_KEY`` (the app's config, else the
-    environment), else ``$KOTLIK_DATA/export-signing-key.pem``; made there at first start."""
-    configured = config.get("KOTLIK_SIGNING_KEY", os.environ.get("KOTLIK_SIGNING_KEY"))
-    return Path(configured) if configured else data_dir() / SIGNING_KEY_FILE
 
 
 def _live(app: Flask, config: dict[str, Any], caches: Caches, watchers: ConnectionPool) -> None:

@@ -17,14 +17,18 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.request import ProxyHandler, build_opener
 
+from audit.offline import add_arguments as verify_arguments
 from events.database import data_dir, embedded_server, migrate
 from kotlik_client.play import add_arguments as play_arguments
 from service.server import settings
 from service.server.supervise import Child, Supervisor, log
-from workers.queues import games_queue, webhooks_queue
+from workers.queues import games_queue, search_queue, webhooks_queue
+
+if TYPE_CHECKING:
+    from audit.trust import Trust
 
 #: Open connections each web process serves at once (streams and long-polls included), unless
 #: ``KOTLIK_WEB_CONNECTIONS`` says otherwise.
@@ -78,6 +82,13 @@ def worker_command(
         schedule.parent.mkdir(parents=True, exist_ok=True)
         command += ["--beat", "--schedule", str(schedule)]
     return command
+
+
+def search_worker_command(env: Mapping[str, str] = os.environ) -> list[str]:
+    """A Celery worker for searching bots' turns alone (:mod:`workers.queues`), with as many
+    processes as ``KOTLIK_SEARCH_PROCESSES`` (1): the cores the searches may have between them."""
+    processes = ["--concurrency", env.get("KOTLIK_SEARCH_PROCESSES") or "1"]
+    return [*_CELERY, "--queues", search_queue(env), *processes, "--hostname", "search@%h"]
 
 
 def webhook_worker_command(env: Mapping[str, str] = os.environ) -> list[str]:
@@ -193,7 +204,9 @@ def up(args: argparse.Namespace) -> int:
         _prepare_broker()
         web = Child("web server", _web_command(args.host, args.port, args.workers))
         worker = Child("worker", worker_command(args.concurrency, _schedule()))
-        with Supervisor([worker, Child("webhook worker", webhook_worker_command()), web]) as children:
+        search = Child("search worker", search_worker_command())
+        webhooks = Child("webhook worker", webhook_worker_command())
+        with Supervisor([worker, search, webhooks, web]) as children:
             children.start()
             if not children.wait_for(_answers(args.host, args.port), web, STARTUP):
                 return 0 if children.stopping else _not_up(web, args.host, args.port)
@@ -246,12 +259,12 @@ def _export_bytes(path: str) -> bytes:
 
 
 def projections_command(args: argparse.Namespace) -> int:
-    """``kotlik ratings|seeks check|rebuild``: compare the table with what the log folds to, or
-    replace it with that; ``check`` exits 1 on a difference."""
+    """``kotlik ratings|seeks|credentials|push check|rebuild``: compare the table with what the log
+    folds to, or replace it with that; ``check`` exits 1 on a difference."""
     from events.database import create_pool
-    from projections import ratings, seeks
+    from projections import credentials, push, ratings, seeks
 
-    table = {"ratings": ratings, "seeks": seeks}[args.command]
+    table = {"ratings": ratings, "seeks": seeks, "credentials": credentials, "push": push}[args.command]
     with _database() as url, create_pool(url, max_size=1) as pool, pool.connection() as conn:
         if args.action == "rebuild":
             print(f"{args.command}: {table.rebuild(conn)} row(s) rebuilt from the log")
@@ -264,45 +277,31 @@ def projections_command(args: argparse.Namespace) -> int:
     return 1 if differ else 0
 
 
-def _export_lines(path: str) -> Any:
-    """The lines of an export file; ``-`` reads standard input."""
-    return _export_bytes(path).splitlines()
-
-
 def verify_command(args: argparse.Namespace) -> int:
-    """Check an export with no database, server or network; exit 1 unless it verifies.
+    """Check an export with no database, server or network; exit 1 unless it verifies
+    (:mod:`audit.offline`, the same command as the standalone verifier's ``kotlik-verify``)."""
+    from audit.offline import run
 
-    ``--key KEYFILE`` (the JWK of ``GET /.well-known/kotlik-key``, kept when first fetched) also
-    checks the file's signature and refuses one that key did not sign."""
-    import orjson
-
-    from audit.verify import BadExport, check_file
-
-    try:
-        key = orjson.loads(_export_bytes(args.key)) if args.key else None
-    except (OSError, orjson.JSONDecodeError) as e:
-        print(f"cannot read the key {args.key}: {getattr(e, 'strerror', None) or e}")
-        return 1
-    try:
-        verdict = check_file(_export_bytes(args.file), key)
-    except OSError as e:
-        print(f"cannot read {args.file}: {e.strerror or e}")
-        return 1
-    except BadExport as e:
-        print(f"NOT A WHOLE EXPORT: {e.reason}")
-        return 1
-    print(verdict.report())
-    return 0 if verdict.ok else 1
+    return run(args.file, args.key)
 
 
 def import_command(args: argparse.Namespace) -> int:
-    """Load an exported finished game into this server's database once it verifies."""
+    """Load an exported finished game into this server's database once it verifies and its
+    signature is accepted (:mod:`audit.trust`): exit 1, nothing written, if either is refused."""
     from audit.imports import ImportRefused, NotVerified, restore
+    from audit.trust import SignatureRefused, vouch
     from audit.verify import BadExport, parse
     from events.database import create_pool
 
     try:
-        export = parse(_export_lines(args.file))
+        trust = _import_trust(args.key)
+    except (ValueError, OSError) as e:
+        print(f"refused, nothing imported: the key: {e}")
+        return 1
+    try:
+        data = _export_bytes(args.file)
+        export = parse(data.splitlines())
+        signed = vouch(data, export, trust)
         with _database() as url, create_pool(url, max_size=1) as pool, pool.connection() as conn:
             row = restore(conn, export)
     except OSError as e:
@@ -311,14 +310,28 @@ def import_command(args: argparse.Namespace) -> int:
     except NotVerified as e:
         print(f"refused, nothing imported:\n{e.verdict.report()}")
         return 1
-    except (BadExport, ImportRefused) as e:
+    except (BadExport, ImportRefused, SignatureRefused) as e:
         print(f"refused, nothing imported: {e.reason}")
         return 1
     print(
         f"imported {row.kind} game {row.id} (rules version {row.rules_version}), "
-        f"finished at version {row.version}"
+        f"finished at version {row.version}\n  the file: {signed}"
     )
     return 0
+
+
+def _import_trust(key_file: str | None) -> Trust:
+    """The keys ``kotlik import`` trusts: this server's own (if it has made one), those of
+    ``KOTLIK_IMPORT_KEYS``, and ``--key``'s, pinned; ``KOTLIK_REQUIRE_SIGNED_IMPORTS`` as the server
+    reads it. ``ValueError`` for a key file that cannot be read."""
+    from audit import signing
+    from audit.trust import Trust, read_key, read_keys
+
+    own = settings.signing_key_path({})
+    keys = [signing.jwk(signing.load_or_create(own).public_key())] if own.exists() else []
+    keys += read_keys(os.environ.get("KOTLIK_IMPORT_KEYS"))
+    pinned = read_key(Path(key_file)) if key_file else None
+    return Trust(tuple(keys), pinned, required=settings.flag({}, "KOTLIK_REQUIRE_SIGNED_IMPORTS"))
 
 
 def web(args: argparse.Namespace) -> int:
@@ -335,8 +348,9 @@ def worker(args: argparse.Namespace) -> int:
     with _database():
         _prepare_broker()
         command = worker_command(args.concurrency, _schedule() if args.beat else None)
+        search = Child("search worker", search_worker_command())
         webhooks = Child("webhook worker", webhook_worker_command())
-        with Supervisor([Child("worker", command), webhooks]) as children:
+        with Supervisor([Child("worker", command), search, webhooks]) as children:
             children.start()
             return children.watch(restart=False)
 
@@ -359,7 +373,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if name == "up":
             p.add_argument("--concurrency", type=int, default=2, help="Celery worker processes")
         p.set_defaults(handler=handler)
-    p = sub.add_parser("worker", help="the Celery workers alone (the games' queue and the webhooks' own)")
+    p = sub.add_parser("worker", help="the Celery workers alone: the games', the searches', the webhooks'")
     p.add_argument("--concurrency", type=int, default=2)
     p.add_argument("--beat", action="store_true", help="also run the periodic outbox sweep")
     p.set_defaults(handler=worker)
@@ -367,22 +381,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("game_id")
     p.set_defaults(handler=audit)
     p = sub.add_parser("verify", help="check an exported game offline: seed, setup, every command, the score")
+    verify_arguments(p)
+    p.set_defaults(handler=verify_command)
+    p = sub.add_parser("import", help="load an exported finished game into this database, once it verifies")
     p.add_argument("file", help="an export (GET /games/{id}/export); - reads standard input")
     p.add_argument(
         "--key",
         metavar="KEYFILE",
-        help="the server's key as a JWK file (GET /.well-known/kotlik-key): refuse a file it did not sign",
+        help="the exporting server's key as a JWK file: refuse a file it did not sign",
     )
-    p.set_defaults(handler=verify_command)
-    p = sub.add_parser("import", help="load an exported finished game into this database, once it verifies")
-    p.add_argument("file", help="an export (GET /games/{id}/export); - reads standard input")
     p.set_defaults(handler=import_command)
     p = sub.add_parser("play", help="play a game in this terminal, against bots or another terminal")
     play_arguments(p)
     p.set_defaults(handler=play_command)
     p = sub.add_parser("migrate", help="bring the database schema up to date")
     p.set_defaults(handler=migrate_command)
-    for name in ("ratings", "seeks"):
+    for name in ("ratings", "seeks", "credentials", "push"):
         p = sub.add_parser(name, help=f"check the {name} table against the log, or rebuild it from the log")
         p.add_argument("action", choices=["check", "rebuild"])
         p.set_defaults(handler=projections_command)

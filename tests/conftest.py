@@ -93,6 +93,20 @@ def signing_key(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ["KOTLIK_SIGNING_KEY"] = before
 
 
+@pytest.fixture(scope="session", autouse=True)
+def vapid_key(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One VAPID key (Web Push) for the run, shared through the environment by the test app and the
+    workers, as an operator's processes share one; made at the first start."""
+    path = tmp_path_factory.mktemp("vapid") / "vapid-key.pem"
+    before = os.environ.get("KOTLIK_VAPID_KEY")
+    os.environ["KOTLIK_VAPID_KEY"] = str(path)
+    yield path
+    if before is None:
+        os.environ.pop("KOTLIK_VAPID_KEY", None)
+    else:
+        os.environ["KOTLIK_VAPID_KEY"] = before
+
+
 @pytest.fixture(scope="session")
 def pool(database_url: str) -> Iterator[Any]:
     from events.database import create_pool
@@ -133,15 +147,22 @@ def worker_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def worker(broker: dict[str, str], worker_log: Path) -> Iterator[subprocess.Popen[bytes]]:
     """Real Celery workers (with the outbox sweep) consuming this run's queues, as ``kotlik worker``
-    starts them: the games' one, and the webhooks' one beside it."""
-    from service.cli import webhook_worker_command, worker_command
+    starts them: the games' one, and the searches' and the webhooks' beside it."""
+    from service.cli import search_worker_command, webhook_worker_command, worker_command
 
     log = worker_log
     env = {**os.environ, **broker}
     schedule = log.parent / "beat-schedule"
-    with open(log, "wb") as out, open(log.with_name("webhooks.log"), "wb") as hooks:
+    with (
+        open(log, "wb") as out,
+        open(log.with_name("search.log"), "wb") as thinking,
+        open(log.with_name("webhooks.log"), "wb") as hooks,
+    ):
         process = subprocess.Popen(
             worker_command(2, schedule, env), cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+        )
+        search = subprocess.Popen(
+            search_worker_command(env), cwd=ROOT, env=env, stdout=thinking, stderr=subprocess.STDOUT
         )
         webhooks = subprocess.Popen(
             webhook_worker_command(env), cwd=ROOT, env=env, stdout=hooks, stderr=subprocess.STDOUT
@@ -152,7 +173,7 @@ def worker(broker: dict[str, str], worker_log: Path) -> Iterator[subprocess.Pope
             raise RuntimeError(f"the worker did not start:\n{log.read_text()}")
         time.sleep(0.2)
     yield process
-    for started in (process, webhooks):
+    for started in (process, search, webhooks):
         started.terminate()
-    for started in (process, webhooks):
+    for started in (process, search, webhooks):
         started.wait(timeout=30)

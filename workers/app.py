@@ -1,4 +1,4 @@
-"""The Celery application: bot turns, end-game scoring, turn clocks, webhooks and the sweeps.
+"""The Celery application: bot turns, end-game scoring, turn clocks, webhooks, Web Push and the sweeps.
 
 The broker is ``CELERY_BROKER_URL``, or by default the same PostgreSQL through kombu's
 SQLAlchemy transport, so one database is all a single machine needs.
@@ -11,9 +11,11 @@ from typing import Any
 
 from celery import Celery
 
+from commands import THINK
 from events.database import database_url, sqlalchemy_url
 from events.privileges import service_url
 from projections.caches import Caches
+from projections.push import SEND
 from projections.webhooks import DELIVER
 from workers import broker
 from workers.logs import CLOCKS, LOBBY, REDRIVE, SWEEP, WEBHOOK_SWEEP, quiet_routine_sweeps
@@ -40,9 +42,14 @@ def broker_url(database: str | None = None) -> str:
 
 
 def _route(name: str, *args: Any, **kwargs: Any) -> dict[str, str] | None:
-    """Webhook deliveries go to the webhooks' queue of whatever games' queue the app is set to
-    (a Celery router: the task's name, then what Celery adds)."""
-    return {"queue": of_run(app.conf.task_default_queue)[1]} if name == DELIVER else None
+    """Webhook deliveries and Web Push messages, and searching bots' turns, go to their queues beside
+    whatever games' queue the app is set to (a Celery router: the task's name, then what Celery adds)."""
+    queues = of_run(app.conf.task_default_queue)
+    if name in (DELIVER, SEND):
+        return {"queue": queues.webhooks}
+    if name == THINK:
+        return {"queue": queues.search}
+    return None
 
 
 class KotlikCelery(Celery):

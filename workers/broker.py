@@ -233,7 +233,7 @@ def is_default(url: str) -> bool:
 
 
 def prepare(url: str, queue: str) -> None:
-    """Create the tables and declare the games' ``queue`` and its webhooks' queue now, before
+    """Create the tables and declare the games' ``queue`` and the queues beside it now, before
     workers and web processes race to.
 
     Only the default broker needs it: Redis and RabbitMQ create what they need atomically.

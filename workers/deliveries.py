@@ -94,12 +94,25 @@ def _post(url: str, secret: str, kind: str, delivery: int, body: bytes) -> tuple
         addresses = check_url(url)
     except RefusedUrl as e:
         return None, str(e)
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "Kotlik-Webhooks/1",
+        "X-Kotlik-Event": kind,
+        "X-Kotlik-Delivery": str(delivery),
+        "X-Kotlik-Signature": sign(secret, int(time.time()), body),
+    }
+    return post_pinned(url, addresses, body, headers)
+
+
+def post_pinned(
+    url: str, addresses: list[str], body: bytes, headers: dict[str, str]
+) -> tuple[int | None, str | None]:
+    """POST ``body`` to ``url`` on a connection to one of ``addresses`` (those its host was checked
+    at), following no redirect and through no proxy; the status, or None and what went wrong.
+    Web Push messages go the same way (:mod:`workers.push`)."""
     request = urllib.request.Request(url, data=body, method="POST")
-    request.add_header("Content-Type", "application/json")
-    request.add_header("User-Agent", "Kotlik-Webhooks/1")
-    request.add_header("X-Kotlik-Event", kind)
-    request.add_header("X-Kotlik-Delivery", str(delivery))
-    request.add_header("X-Kotlik-Signature", sign(secret, int(time.time()), body))
+    for name, value in headers.items():
+        request.add_header(name, value)
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect, _Pinned(addresses))
     try:
         with opener.open(request, timeout=TIMEOUT) as response:

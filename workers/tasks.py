@@ -16,7 +16,8 @@ from commands import openings, seeks
 from events.database import create_pool
 from events.outbox import Queued
 from projections import clocks, lobby, webhooks
-from workers import deliveries, relay
+from projections import push as subscriptions
+from workers import deliveries, push, relay
 from workers.app import app
 from workers.logs import CLOCKS, LOBBY, REDRIVE, SWEEP, WEBHOOK_SWEEP
 from workers.relay import publish, publish_task
@@ -38,9 +39,19 @@ _RETRY_TRANSIENT: dict[str, Any] = {
 }
 
 
-@app.task(name="bots.play_turn", **_RETRY_TRANSIENT)
+@app.task(name=commands.PLAY_TURN, **_RETRY_TRANSIENT)
 def play_turn(game_id: str, seat: int, expected: int) -> int | None:
     """Let a bot seat move; its next turn or the scoring is enqueued by the same transaction."""
+    return _play(game_id, seat, expected)
+
+
+@app.task(name=commands.THINK, **_RETRY_TRANSIENT)
+def think(game_id: str, seat: int, expected: int) -> int | None:
+    """A searching bot's turn: :func:`play_turn`, on the search queue (:mod:`workers.queues`)."""
+    return _play(game_id, seat, expected)
+
+
+def _play(game_id: str, seat: int, expected: int) -> int | None:
     with _pool().connection() as conn:
         played = commands.play_bot(conn, UUID(game_id), seat, expected, caches=app.caches)
         if played is not None:
@@ -100,6 +111,18 @@ def deliver_webhook(delivery_id: int) -> bool:
     if retry_in is not None:
         app.send_task(webhooks.DELIVER, args=[delivery_id], countdown=retry_in)
     return retry_in is None
+
+
+@app.task(name=subscriptions.SEND, **_RETRY_TRANSIENT)
+def send_push(subscription_id: str, notice: dict[str, Any], attempt: int = 1) -> str:
+    """Send one Web Push message; a failed one is sent again after the webhooks' backoff, up to
+    :data:`workers.push.ATTEMPTS` times; a subscription the push service says is gone is dropped."""
+    with _pool().connection() as conn:
+        outcome = push.send(conn, UUID(subscription_id), notice)
+    if outcome == "retry" and attempt < push.ATTEMPTS:
+        wait = deliveries.backoff() * 2 ** (attempt - 1)
+        app.send_task(subscriptions.SEND, args=[subscription_id, notice, attempt + 1], countdown=wait)
+    return outcome
 
 
 @app.task(name=WEBHOOK_SWEEP, acks_late=True)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from functools import cache
 from typing import Any
 from uuid import UUID
 
@@ -24,6 +25,7 @@ from flask_smorest import Blueprint
 
 from audit import export, signing
 from audit.imports import GameExists, ImportRefused, NotImportable, NotVerified, restore
+from audit.trust import SignatureRefused, Trust, read_keys, vouch
 from audit.verify import BadExport, parse
 from projections import lobby, seen
 from projections.lobby import GameRow
@@ -32,6 +34,7 @@ from service.context import caches, connection, signing_key
 from service.contract import schemas
 from service.contract.problems import NotFound, Unauthorized, problem
 from service.guard.auth import bearer, caller_seat
+from service.server import settings
 
 blp = Blueprint(
     "exports",
@@ -143,7 +146,11 @@ class Import(MethodView):
         description="a token is sent, but no KOTLIK_ADMIN_TOKEN is configured",
     )
     @blp.alt_response(409, schema=schemas.ProblemSchema, description="the game exists here already")
-    @blp.alt_response(422, schema=schemas.ProblemSchema, description="it does not verify, or unknown game")
+    @blp.alt_response(
+        422,
+        schema=schemas.ProblemSchema,
+        description="it does not verify, its signature is refused, or its game is unknown here",
+    )
     @blp.doc(
         security=[{"admin": []}],
         requestBody={"required": True, "content": {JSON_LINES: {"schema": {"type": "string"}}}},
@@ -153,13 +160,37 @@ class Import(MethodView):
         with its id, events and seed, after verifying it; operators only (the admin token).
 
         Nothing is written if it does not verify, exists already, is cut short, is not JSON, or is
-        of a game or rules version this server does not have.
+        of a game or rules version this server does not have; nor if its signature is wrong
+        (changed bytes, or signed by another key than its header names) or, with
+        `KOTLIK_REQUIRE_SIGNED_IMPORTS`, if it is not signed by this server's key or one of
+        `KOTLIK_IMPORT_KEYS` (422 `export-signature-refused`). An unsigned file is taken as before
+        unless signatures are required.
         """
         _require_admin()
         request.max_content_length = _max_import()
         data = request.get_data()
-        game = _restore(parse(data.splitlines()))
+        parsed = parse(data.splitlines())
+        vouch(data, parsed, _trust())
+        game = _restore(parsed)
         return summary(game), 201, {"Location": url_for("games.Game", game_id=game.id)}
+
+
+def import_keys(config: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+    """The keys of ``KOTLIK_IMPORT_KEYS`` (the app's config, else the environment): JWK files of
+    other servers whose exports this one trusts, separated by ``:``."""
+    return _read_keys(config.get("KOTLIK_IMPORT_KEYS", os.environ.get("KOTLIK_IMPORT_KEYS")))
+
+
+@cache
+def _read_keys(paths: str | None) -> tuple[dict[str, Any], ...]:
+    return read_keys(paths)
+
+
+def _trust() -> Trust:
+    """This server's own key, the configured ones, and whether a trusted signature is required."""
+    own = signing.jwk(signing_key().public_key())
+    config = current_app.config
+    return Trust((own, *import_keys(config)), required=settings.flag(config, "KOTLIK_REQUIRE_SIGNED_IMPORTS"))
 
 
 def _restore(parsed: Any) -> GameRow:
@@ -201,6 +232,7 @@ _REFUSED: dict[type[Exception], tuple[int, str, str]] = {
     GameExists: (409, "game-exists", "The game exists already"),
     NotImportable: (422, "not-importable", "This server cannot hold that game"),
     NotVerified: (422, "export-does-not-verify", "The export does not verify"),
+    SignatureRefused: (422, "export-signature-refused", "The export's signature is refused"),
     ImportRefused: (422, "import-refused", "Import refused"),
 }
 
@@ -212,5 +244,5 @@ def _refused(error: Exception) -> Response:
     return problem(status, title, reason, slug, problems=problems)
 
 
-for _cls in (BadExport, ImportRefused):
+for _cls in (BadExport, ImportRefused, SignatureRefused):
     blp.register_error_handler(_cls, _refused)

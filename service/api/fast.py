@@ -31,7 +31,7 @@ from events.outbox import Queued
 from service.api.turns import legal_now, plain_command, play
 from service.contract import bodies
 from service.guard import cors
-from service.guard.auth import bearer_token, seat_and_game, seat_of
+from service.guard.auth import bearer_token, holder, seat_and_game
 from service.guard.ratelimit import COUNTED
 from service.live import handover
 from service.live.polls import UUID_PATTERN, StartResponse, is_version
@@ -91,10 +91,10 @@ class HotRoutes:
             return None
         try:
             with self.pool.connection() as conn:
-                seat, row, folded = seat_and_game(conn, self.caches, game_id, token, self.newest)
-                if seat is None:
+                seated, row, folded = seat_and_game(conn, self.caches, game_id, token, self.newest)
+                if seated is None:
                     return None
-                actions, headers = legal_now(conn, self.caches, row, folded, seat)
+                actions, headers = legal_now(conn, self.caches, row, folded, seated.seat)
         except Exception:  # the app answers it with its problem: asking again changes nothing
             return None
         return 200, bodies.encode(actions), headers, ()
@@ -106,13 +106,15 @@ class HotRoutes:
         try:
             with self.pool.connection() as conn:
                 if self.caches.tokens.held(game_id) or self.caches.states.get(game_id) is not None:
-                    seat = seat_of(conn, self.caches, game_id, token)
+                    seated = holder(conn, self.caches, game_id, token)
                 else:  # the game's first request here: its seat and its state in one round trip
-                    seat = seat_and_game(conn, self.caches, game_id, token)[0]
-                if seat is None:
+                    seated = seat_and_game(conn, self.caches, game_id, token)[0]
+                if seated is None:
                     return None
                 key = environ.get("HTTP_IDEMPOTENCY_KEY")
-                payload, headers, queued = play(conn, self.caches, game_id, seat, body, key, self.newest)
+                payload, headers, queued = play(
+                    conn, self.caches, game_id, (token, seated), body, key, self.newest
+                )
         except Exception as error:  # every error gets the app's own answer
             return self._problem(environ, error)
         return 201, bodies.encode(payload), headers, queued

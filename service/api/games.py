@@ -8,7 +8,6 @@ from uuid import UUID
 
 from flask import Response, request, stream_with_context, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import ValidationError
 from psycopg import Connection
 
@@ -22,8 +21,9 @@ from projections.lobby import GameRow
 from service.api.turns import final_ones, legal_now, plain_command, play
 from service.context import answering_within, caches, connection
 from service.contract import bodies, schemas, validation
+from service.contract.pagination import Blueprint
 from service.contract.problems import NoSuchVersion, NotFound
-from service.guard.auth import caller_player, caller_seat
+from service.guard.auth import caller_holder, caller_player, caller_seat
 from service.live import listener, polls
 from service.live.feed import KEEP_ALIVE, STREAM_SECONDS, stream
 from service.live.handover import after_answer
@@ -75,7 +75,8 @@ class Games(MethodView):
         A seat `{"open": true}` waits for a player to take it (`POST /games/{id}/join`): the game
         is listed in `GET /games?open=true` and starts when its last seat is taken. Such a game,
         and a `rated` one, is created with the creator's player key, the creator sitting as
-        `{"player": <their id>}`.
+        `{"player": <their id>}`. A game created with a player key (any game) records its creator,
+        who may then reissue its seats' tokens (`POST /games/{id}/seats/{seat}/token`).
         """
         options = dict(body["options"])
         clock = clocks.parse(options.pop("clock", None), games.load(body["game"]).BOTS)
@@ -91,7 +92,7 @@ class Games(MethodView):
                 hooks=body["webhooks"],
                 caches=caches(),
                 rated=body["rated"],
-                creator=caller_player(conn).id if opening else None,
+                creator=caller_player(conn).id if opening or "Authorization" in request.headers else None,
                 expires_in=body.get("expires_in"),
             )
         after_answer(created.queued)
@@ -195,7 +196,7 @@ class State(MethodView):
             row, now = caches().states.with_row(
                 conn, game_id, partial(lobby.later, game_id=game_id), listener.current().latest
             )
-            seat = caller_seat(conn, game_id, required=False)
+            seat = caller_seat(conn, game_id, required=False, row=row)
             if at is not None:
                 return _replay(conn, row, seat, at)
         if known is None or row.version > known:
@@ -271,7 +272,7 @@ class Actions(MethodView):
             row, folded = caches().states.with_row(
                 conn, game_id, partial(lobby.later, game_id=game_id), listener.current().latest
             )
-            seat = caller_seat(conn, game_id, required=False)
+            seat = caller_seat(conn, game_id, required=False, row=row)
             actions, headers = legal_now(conn, caches(), row, folded, seat)
         if query["final"] and seat is not None:
             headers["Kotlik-Final"] = ",".join(map(str, final_ones(row, folded, seat, actions)))
@@ -300,11 +301,10 @@ class Commands(MethodView):
         """
         body = bodies.read(blp, COMMAND, plain_command)
         with connection() as conn:
-            seat = caller_seat(conn, game_id, required=True)
-            assert seat is not None
+            token, seated = caller_holder(conn, game_id)
             key = request.headers.get("Idempotency-Key")
             payload, headers, queued = play(
-                conn, caches(), game_id, seat, body, key, listener.current().latest
+                conn, caches(), game_id, (token, seated), body, key, listener.current().latest
             )
         after_answer(queued)
         return bodies.answer(payload, 201, headers)
@@ -320,7 +320,7 @@ class Events(MethodView):
         """The log as the caller may see it; whole and unredacted once the game is over."""
         with connection() as conn:
             row = lobby.get(conn, game_id)
-            seat = caller_seat(conn, game_id, required=False)
+            seat = caller_seat(conn, game_id, required=False, row=row)
             events = _events(conn, row, query["after"])
             state = _running_state(conn, row)
         return bodies.answer(seen.events(row, state, events, seat), 200, etag(row.version))

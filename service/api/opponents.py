@@ -6,22 +6,24 @@ games in :mod:`service.api.games`; these are the resources of their own.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 from uuid import UUID
 
 from flask import url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import ValidationError
 
 import games
 from commands import seeks as seeking
 from games.interface import InvalidOptions
 from projections import clocks, players, ratings, seeks
-from service.context import caches, connection
+from service.context import answering_within, caches, connection
 from service.contract import schemas
+from service.contract.pagination import Blueprint
 from service.contract.problems import NotFound
 from service.guard.auth import caller_player
+from service.live import listener, polls
 from service.live.handover import after_answer
 
 blp = Blueprint(
@@ -57,15 +59,31 @@ class Seeks(MethodView):
 
 @blp.route("/seeks/<uuid:seek_id>")
 class Seek(MethodView):
+    @blp.arguments(schemas.SeekQuerySchema(), location="query")
     @blp.response(200, schemas.SeekSchema)
     @blp.alt_response(404, schema=schemas.ProblemSchema)
-    def get(self, seek_id: UUID) -> seeks.Seek:
-        """A seek's status: `waiting`, `paired` (with its `game_id`), `cancelled` or `expired`."""
-        with connection() as conn:
-            seek = seeks.get(conn, seek_id)
-        if seek is None:
-            raise NotFound(f"no seek {seek_id}")
-        return seek
+    def get(self, query: dict[str, Any], seek_id: UUID) -> seeks.Seek:
+        """A seek's status: `waiting`, `paired` (with its `game_id`), `cancelled` or `expired`.
+
+        With `?wait=N` a waiting seek's answer waits up to N seconds for it to close: the waiting
+        player hears of a pairing the moment it commits, in one request, without polling.
+        """
+        wait = query.get("wait") or 0
+        if not wait:
+            return _seek(seek_id)
+        heard = listener.current()
+        deadline = time.monotonic() + wait
+        # Before the read, the signal: a pairing after it wakes us. A 503 within the wait (and a
+        # second), should the database be away, as the state's long-poll answers.
+        with answering_within(wait + polls.GRACE), heard.signals(seek_id) as woken:
+            while True:
+                seek = _seek(seek_id)  # no connection is held while waiting
+                remaining = deadline - time.monotonic()
+                if seek.status != "waiting" or remaining <= 0:
+                    return seek
+                # Without the listener, a notice may be missed: look again every second.
+                woken.wait(remaining if heard.listening() else min(remaining, 1.0))
+                woken.clear()
 
     @blp.response(200, schemas.SeekSchema)
     @blp.alt_response(401, schema=schemas.ProblemSchema)
@@ -76,6 +94,14 @@ class Seek(MethodView):
         """Cancel a seek of yours that still waits."""
         with connection() as conn:
             return seeking.cancel(conn, seek_id, caller_player(conn))
+
+
+def _seek(seek_id: UUID) -> seeks.Seek:
+    with connection() as conn:
+        seek = seeks.get(conn, seek_id)
+    if seek is None:
+        raise NotFound(f"no seek {seek_id}")
+    return seek
 
 
 def _checked(body: dict[str, Any]) -> dict[str, Any]:

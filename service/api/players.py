@@ -7,7 +7,6 @@ from typing import Any
 from uuid import UUID
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import ValidationError
 
 from commands import accept_entropy
@@ -15,6 +14,7 @@ from projections import lobby, players, webhooks
 from service.api.games import summary
 from service.context import caches, connection
 from service.contract import schemas
+from service.contract.pagination import Blueprint
 from service.contract.problems import NotFound
 from service.guard.auth import caller_player
 from service.live.handover import after_answer
@@ -150,7 +150,7 @@ class Claim(MethodView):
         with connection() as conn:
             row = lobby.get(conn, game_id)
             player = caller_player(conn)
-            seat = caches().tokens.seat_for(conn, game_id, body["token"])
+            seat = caches().tokens.seat_for(conn, game_id, body["token"], row.credentials)
             if seat is None:
                 raise ValidationError("the token holds no seat in this game", "token")
             if body.get("entropy") is not None:

@@ -15,6 +15,7 @@ from uuid import UUID
 from psycopg import Connection
 
 import commands
+from commands.handlers import CredentialsChanged
 from events.outbox import Queued
 from games.interface import GameError
 from games.rng import Rng
@@ -22,7 +23,10 @@ from projections import seen, undo
 from projections.caches import Caches
 from projections.fold import Folded
 from projections.lobby import GameRow
+from projections.tokens import Seated
 from service.contract import schemas, validation
+from service.contract.problems import Unauthorized
+from service.guard.auth import holder
 from service.live.polls import etag
 from service.server.metrics import COMMANDS
 
@@ -78,32 +82,55 @@ def play(
     conn: Connection[Any],
     caches: Caches,
     game_id: UUID,
-    seat: int,
+    caller: tuple[str, Seated],
     body: dict[str, Any],
     key: str | None,
     newest: Callable[[UUID], int],
 ) -> tuple[dict[str, Any], dict[str, str], list[Queued]]:
-    """Play ``body`` as ``seat``: ``POST /commands``' 201 body and headers, and the work it
-    committed for the broker, to hand over once the answer is sent (:mod:`service.live.handover`).
-    ``newest`` is the listener's word on the game's newest version (``commands.play``)."""
-    played = commands.play(
-        conn,
-        game_id,
-        seat,
-        {k: v for k, v in body.items() if k != "expected_version"},
-        expected_version=body.get("expected_version"),
-        command_id=key,
-        check=validation.check_command,
-        newest=newest,
-        caches=caches,
-    )
+    """Play ``body`` as the seat ``caller`` (the bearer token and the seat it holds, as
+    :func:`service.guard.auth.holder` found it): ``POST /commands``' 201 body and headers, and
+    the work it committed for the broker, to hand over once the answer is sent
+    (:mod:`service.live.handover`). ``newest`` is the listener's word on the game's newest version
+    (``commands.play``).
+
+    A seat token this process remembered is played only while the game's count of reissued
+    tokens is the one it was known at; if a token of the game was reissued since (on any node),
+    the tokens are read again: a token still good plays, one reissued is a 401.
+    """
+    token, seated = caller
+    command = {k: v for k, v in body.items() if k != "expected_version"}
+
+    def attempt(seated: Seated) -> commands.Played:
+        return commands.play(
+            conn,
+            game_id,
+            seated.seat,
+            command,
+            expected_version=body.get("expected_version"),
+            command_id=key,
+            check=validation.check_command,
+            newest=newest,
+            caches=caches,
+            credentials=seated.credentials,
+        )
+
+    try:
+        played = attempt(seated)
+    except CredentialsChanged:
+        caches.tokens.forget(game_id)
+        again = holder(conn, caches, game_id, token)
+        if again is None:
+            raise Unauthorized("the token holds no seat in this game (was it reissued?)") from None
+        played, played_by = attempt(again), again.seat
+    else:
+        played_by = seated.seat
     COMMANDS.labels(played.game.kind).inc()
     rules = played.game.rules
     running = not rules.is_over(played.state)
     over = played.game.over or not running
     answer = {
         "version": played.version,
-        "events": seen.events(played.game, played.state if running else None, played.events, seat),
+        "events": seen.events(played.game, played.state if running else None, played.events, played_by),
         "to_move": [] if over else rules.to_move(played.state),
         "over": over,
     }

@@ -77,9 +77,12 @@ TYPES: dict[str, ProblemType] = {
         401,
         "Missing or unknown seat token",
         _t(
-            "Pošlete Authorization: Bearer se žetonem místa, klíčem hráče nebo správcovským žetonem.",
-            "Wyślij Authorization: Bearer z żetonem miejsca, kluczem gracza lub żetonem administratora.",
-            "Send Authorization: Bearer with the seat token, the player key or the admin token it needs.",
+            "Pošlete Authorization: Bearer se žetonem místa, klíčem hráče nebo správcovským žetonem. "
+            "Žeton, který byl vyměněn, a klíč, který byl obnoven, už neplatí.",
+            "Wyślij Authorization: Bearer z żetonem miejsca, kluczem gracza lub żetonem administratora. "
+            "Żeton, który wymieniono, i klucz, który odnowiono, już nie obowiązują.",
+            "Send Authorization: Bearer with the seat token, the player key or the admin token it needs. "
+            "A token that was reissued, or a key that was rotated, holds nothing any more.",
         ),
     ),
     "token-expired": ProblemType(
@@ -205,6 +208,37 @@ TYPES: dict[str, ProblemType] = {
             "Only the player who created a waiting game may cancel it (with their key).",
         ),
     ),
+    "not-seat-holder": ProblemType(
+        403,
+        "Not this seat's holder",
+        _t(
+            "Žeton místa může vyměnit jen ten, kdo místo drží (jeho žetonem nebo klíčem hráče, "
+            "který k němu patří), nebo hráč, který hru založil (svým klíčem).",
+            "Żeton miejsca może wymienić tylko ten, kto zajmuje miejsce (jego żetonem albo kluczem "
+            "gracza, który do niego należy), albo gracz, który założył grę (swoim kluczem).",
+            "Only the seat's holder (with its token, or the key of the player bound to it) or the "
+            "player who created the game (with their key) may reissue a seat's token.",
+        ),
+    ),
+    "no-such-seat": ProblemType(
+        404,
+        "No such seat",
+        _t(
+            "Hra místo s tímto číslem nemá; místa jsou číslována od 0 (GET /games/{id} je vypíše).",
+            "Gra nie ma miejsca o tym numerze; miejsca są numerowane od 0 (GET /games/{id} je wymienia).",
+            "The game has no seat of this number; seats are numbered from 0 (GET /games/{id} lists them).",
+        ),
+    ),
+    "seat-without-token": ProblemType(
+        409,
+        "The seat has no token",
+        _t(
+            "Místo bota nebo místo, které ještě čeká na hráče, žádný žeton nemá, a tak ho nelze vyměnit.",
+            "Miejsce bota albo miejsce, które wciąż czeka na gracza, nie ma żetonu, "
+            "więc nie można go wymienić.",
+            "A bot's seat, or a seat still waiting for a player, has no token, so there is none to reissue.",
+        ),
+    ),
     "too-many-seeks": ProblemType(
         429,
         "Too many waiting seeks",
@@ -274,6 +308,31 @@ TYPES: dict[str, ProblemType] = {
             "A webhook must be http(s) to a public address; private and loopback addresses are refused.",
         ),
     ),
+    "refused-push-endpoint": ProblemType(
+        422,
+        "Refused push endpoint",
+        _t(
+            "Adresa push služby musí být http(s) na veřejnou adresu, stejně jako webhook; soukromé "
+            "adresy a loopback server odmítá (pokud je provozovatel nepovolí v KOTLIK_WEBHOOK_ALLOW).",
+            "Adres usługi push musi być http(s) na adres publiczny, jak webhook; adresy prywatne i "
+            "loopback są odrzucane (chyba że operator dopuści je w KOTLIK_WEBHOOK_ALLOW).",
+            "A push endpoint must be http(s) to a public address, as a webhook must; private and "
+            "loopback addresses are refused (unless the operator allows them in KOTLIK_WEBHOOK_ALLOW).",
+        ),
+    ),
+    "bad-push-subscription": ProblemType(
+        422,
+        "Malformed push subscription",
+        _t(
+            "Klíče odběru nejsou, co prohlížeč dává: keys.p256dh je veřejný klíč P-256 (65 bajtů) "
+            "a keys.auth 16 bajtů, obojí v base64url. Pošlete PushSubscription.toJSON() beze změny.",
+            "Klucze subskrypcji nie są tym, co daje przeglądarka: keys.p256dh to klucz publiczny P-256 "
+            "(65 bajtów), a keys.auth 16 bajtów, oba w base64url. "
+            "Wyślij PushSubscription.toJSON() bez zmian.",
+            "The subscription's keys are not what a browser gives: keys.p256dh is a P-256 public key "
+            "(65 bytes) and keys.auth 16 bytes, both base64url. Send PushSubscription.toJSON() as it is.",
+        ),
+    ),
     "unknown-rules-version": ProblemType(
         503,
         "Rules version not on this server",
@@ -319,6 +378,21 @@ TYPES: dict[str, ProblemType] = {
             "The export's log does not follow from its seed and rules; `problems` says why.",
         ),
         ("problems",),
+    ),
+    "export-signature-refused": ProblemType(
+        422,
+        "The export's signature is refused",
+        _t(
+            "Podpis exportu nesedí (soubor byl po podpisu změněn nebo ho podepsal jiný klíč, než "
+            "uvádí jeho hlavička), nebo server vyžaduje podpis klíčem, kterému věří, a soubor ho "
+            "nemá. Nic se nezapsalo.",
+            "Podpis eksportu się nie zgadza (plik zmieniono po podpisaniu albo podpisał go inny klucz, "
+            "niż podaje jego nagłówek), albo serwer wymaga podpisu zaufanym kluczem, a plik go nie "
+            "ma. Nic nie zapisano.",
+            "The export's signature does not match (the file was changed after signing, or signed by "
+            "another key than its header names), or this server requires a signature by a key it "
+            "trusts and the file has none. Nothing was written.",
+        ),
     ),
     "import-refused": ProblemType(
         422,

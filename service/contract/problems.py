@@ -18,6 +18,7 @@ from psycopg.errors import UndefinedColumn, UndefinedTable
 from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
+from commands.credentials import NoSuchSeat, SeatWithoutToken
 from commands.handlers import EntropyRefused, GameOver, KeyReused, RematchTaken, UndoRefused
 from commands.openings import NotCreator, SeatsClosed
 from commands.seeks import SeekClosed, SeekNotFound, TooManySeeks
@@ -27,6 +28,7 @@ from games.interface import GameError, IllegalMove, InvalidOptions, NotYourTurn
 from projections import lobby
 from projections.lobby import GameNotFound
 from projections.players import NameTaken, SeatTaken, UnknownPlayer
+from projections.push import BadSubscription, RefusedEndpoint
 from projections.tokens import TokenExpired
 from projections.webhooks import RefusedUrl
 from service.context import pool
@@ -39,6 +41,10 @@ PROBLEMS = problem_types.PREFIX
 
 class Unauthorized(Exception):
     """No bearer token where one is required, or one that belongs to no seat of this game."""
+
+
+class NotSeatHolder(Exception):
+    """A token or key that holds another seat (or another game), not the one asked about (HTTP 403)."""
 
 
 class NotFound(Exception):
@@ -71,10 +77,15 @@ STATUS: dict[type[Exception], tuple[int, str, str]] = {
     UndoRefused: (409, "undo-refused", "Nothing to take back"),
     SeatsClosed: (409, "seat-not-open", "The seat cannot be taken"),
     NotCreator: (403, "not-creator", "Not this game's creator"),
+    NotSeatHolder: (403, "not-seat-holder", "Not this seat's holder"),
+    NoSuchSeat: (404, "no-such-seat", "No such seat"),
+    SeatWithoutToken: (409, "seat-without-token", "The seat has no token"),
     TooManySeeks: (429, "too-many-seeks", "Too many waiting seeks"),
     SeekClosed: (409, "seek-closed", "The seek no longer waits"),
     SeekNotFound: (404, "seek-not-found", "Unknown seek"),
     RefusedUrl: (422, "refused-webhook-url", "Refused webhook URL"),
+    RefusedEndpoint: (422, "refused-push-endpoint", "Refused push endpoint"),
+    BadSubscription: (422, "bad-push-subscription", "Malformed push subscription"),
     # A game stored under rules this server does not ship (a deploy rolled back, a fleet mid-upgrade):
     # the game is fine, this server cannot play it; one that ships those rules can.
     UnknownRulesVersion: (503, "unknown-rules-version", "Rules version not on this server"),

@@ -245,6 +245,49 @@ class ClaimSchema(Schema):
     )
 
 
+class RematchSeatSchema(Schema):
+    seat = fields.Integer(
+        required=True, validate=validate.Range(min=0, max=7), metadata={"description": "a person's seat"}
+    )
+    entropy = _entropy(
+        "32 random bytes of the seat's player, in hex, keyed into the rematch's random stream with "
+        "the server's new seed and the other seats' (docs/random.md)"
+    )
+
+    @validates_schema
+    def _given(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if data.get("entropy") is None:
+            raise ValidationError("a seat listed in a rematch gives its entropy", "entropy")
+
+
+class RematchSchema(Schema):
+    seats = fields.List(
+        fields.Nested(RematchSeatSchema),
+        load_default=list,
+        validate=validate.Length(max=8),
+        metadata={
+            "description": "the seats that give entropy to the rematch's deal, each once; a person's "
+            "seat only. The others give none (the rematch is dealt when it starts, so later is too late)"
+        },
+    )
+
+    @validates_schema
+    def _once(self, data: dict[str, Any], **kwargs: Any) -> None:
+        listed = [s["seat"] for s in data.get("seats", [])]
+        if len(listed) != len(set(listed)):
+            raise ValidationError("each seat gives its entropy once", "seats")
+
+
+class ReissuedTokenSchema(Schema):
+    game_id = fields.UUID(required=True)
+    seat = fields.Integer(required=True)
+    token = fields.String(
+        required=True,
+        metadata={"description": "the seat's new bearer token, shown only here; the old one is refused"},
+    )
+    expires_at = fields.DateTime(required=True)
+
+
 class ClaimedSchema(Schema):
     game_id = fields.UUID()
     seat = fields.Integer()
@@ -450,6 +493,16 @@ class SeekRequestSchema(Schema):
     expires_in = fields.Integer(
         validate=validate.Range(min=10, max=7 * 24 * 3600),
         metadata={"description": "seconds the seek waits (default an hour)"},
+    )
+
+
+class SeekQuerySchema(Schema):
+    wait = fields.Integer(
+        validate=validate.Range(min=0, max=60),
+        metadata={
+            "description": "long-poll: while the seek waits, answer once it is paired, cancelled or "
+            "expired, or after N seconds with it still `waiting`"
+        },
     )
 
 

@@ -18,7 +18,7 @@ from flask import Flask, Response, request
 #: Request headers a client may send (``Content-Type`` for JSON bodies, which is not a "simple" one).
 ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-None-Match, Last-Event-ID"
 #: Response headers a script on another origin may read.
-EXPOSED_HEADERS = "ETag, X-Pagination, Retry-After, Location, WWW-Authenticate"
+EXPOSED_HEADERS = "ETag, X-Pagination, Link, Retry-After, Location, WWW-Authenticate"
 ALLOWED_METHODS = "GET, POST, DELETE, OPTIONS"
 #: Seconds a browser may keep a preflight's answer.
 MAX_AGE = "600"

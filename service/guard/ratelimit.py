@@ -53,7 +53,11 @@ log = logging.getLogger(__name__)
 #: "Figures formerly quoted in the code") finish a whole game (at most ~350 commands) in a burst,
 #: while bounding what it keeps up: 10 commands a second per token, 200 writes a second per address.
 DEFAULTS: dict[str, tuple[str, str]] = {
-    "games": ("60/minute", "POST /games (and /players, webhooks, rematches) per client address"),
+    "games": (
+        "60/minute",
+        "POST /games (and /players, webhooks, push subscriptions, rematches, reissued tokens, rotated keys)"
+        " per client address",
+    ),
     "commands": ("600/minute", "POST /games/{id}/commands per seat token"),
     "writes": ("12000/minute", "every write above, resigns and claims per client address"),
     "unauthorized": (
@@ -70,7 +74,11 @@ _WRITES: dict[str, tuple[str, ...]] = {
     # Whatever makes a row of its own (a player, a webhook, a rematch's game) counts as a game.
     "players.Players": ("games", "writes"),
     "players.MyWebhooks": ("games", "writes"),
+    "push.MyPush": ("games", "writes"),
     "endings.Rematch": ("games", "writes"),
+    # A new credential is a secret of its own: a token reissued, a key rotated (issue 53).
+    "credentials.SeatToken": ("games", "writes"),
+    "credentials.PlayerKey": ("games", "writes"),
     "endings.Resign": ("writes",),
     "players.Claim": ("writes",),
 }

@@ -18,6 +18,10 @@ waited on afresh, and wakes their waiters.
 A notification carries the move itself (:mod:`events.notes`) when it fits. The listener hands
 every notification to its followers (:meth:`Listener.follow`) before it wakes the game's waiters,
 so that they find the move already in the process's copies of the game.
+
+The same connection also listens for seeks closing (:data:`projections.seeks.CHANNEL`): a waiter
+on a seek (:meth:`Listener.signals`) is woken when the transaction that paired, cancelled or
+expired it commits. No lease is needed there: every such commit notifies.
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
@@ -37,6 +42,7 @@ from psycopg.rows import tuple_row
 
 from events import CHANNEL
 from events.notes import Note, parse
+from projections.seeks import CHANNEL as SEEKS
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +94,8 @@ class Listener:
         self._covered: dict[UUID, tuple[int, float]] = {}
         self._marks = itertools.count(1)
         self._swept = time.monotonic()
+        #: The waiters on a seek's closing, by the seek's id.
+        self._signals: dict[UUID, set[threading.Event]] = {}
 
     def start(self, timeout: float = 10.0) -> Listener:
         threading.Thread(target=self._run, name="kotlik-listener", daemon=True).start()
@@ -121,6 +129,34 @@ class Listener:
                     waiting.discard(woken)
                     if not waiting:
                         del self._waiters[game_id]
+
+    @contextmanager
+    def signals(self, key: UUID) -> Iterator[threading.Event]:
+        """An event set when a notification on :data:`SEEKS` names ``key``, or when the listener
+        has reconnected (a notification may have been lost meanwhile). Take it before reading what
+        it announces: a commit after that read then sets it."""
+        woken = threading.Event()
+        with self._lock:
+            self._signals.setdefault(key, set()).add(woken)
+        try:
+            yield woken
+        finally:
+            with self._lock:
+                waiting = self._signals.get(key)
+                if waiting is not None:
+                    waiting.discard(woken)
+                    if not waiting:
+                        del self._signals[key]
+
+    def _signal(self, key: UUID | None) -> None:
+        """Wake the waiters on ``key`` (on every key: ``None``)."""
+        with self._lock:
+            if key is None:
+                woken = [e for events in self._signals.values() for e in events]
+            else:
+                woken = list(self._signals.get(key, ()))
+        for event in woken:
+            event.set()
 
     def latest(self, game_id: UUID) -> int:
         """The newest version of the game this process has heard of (0: none since it started)."""
@@ -189,14 +225,19 @@ class Listener:
             try:
                 with psycopg.connect(self.url, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    conn.execute(f"LISTEN {SEEKS}")
                     with self._lock:
                         self._epoch += 1
                         self._covered.clear()
                     self._cover(conn)
                     self._listening.set()
+                    self._signal(None)  # what closed while nobody listened is read again
                     backoff = 0.1
                     while True:
                         for notification in conn.notifies(timeout=LEASE_EVERY):
+                            if notification.channel == SEEKS:
+                                self._signal(UUID(notification.payload))
+                                continue
                             note = parse(notification.payload)
                             self._tell(note)
                             self._heard(note.game_id, note.version)

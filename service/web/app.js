@@ -1,6 +1,6 @@
 // The shell: a language switch, and the fragment router — #/ lobby, #/new/<game> form,
 // #/play/<id>?seat=&token= (stores the seat, then drops the token from the address), #/game/<id>,
-// #/opponents (open seats, seeks, ratings: opponents.js).
+// #/opponents (open seats, seeks, ratings: opponents.js), #/players/<id> (a profile: profile.js).
 import { h } from "./dom.js";
 import { LANGS, lang, setLang, t } from "./i18n.js";
 import * as problems from "./problems.js";
@@ -49,6 +49,9 @@ async function route() {
     } else if (parts[0] === "opponents") {
       const { show } = await import("./opponents.js");
       await show(main, signal);
+    } else if (parts[0] === "players" && parts[1]) {
+      const { show } = await import("./profile.js");
+      await show(main, parts[1], signal);
     } else if (parts[0] === "new" && parts[1]) {
       const { show } = await import("./create.js");
       await show(main, parts[1], signal);

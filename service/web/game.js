@@ -202,7 +202,8 @@ class Game {
     this.headerEl.replaceChildren(
       h("ul", { class: "players" }, s.seats.map((p) => h("li", {
         class: [s.to_move.includes(p.seat) && s.status === "active" ? "to-move" : "", p.seat === this.seat ? "me" : ""].join(" "),
-      }, p.name, p.bot ? ` (${t("bot")})` : "", p.seat === this.seat ? ` — ${t("you")}` : ""))),
+      }, p.player ? h("a", { href: `#/players/${p.player}`, "data-testid": `seat-player-${p.seat}` }, p.name) : p.name,
+      p.bot ? ` (${t("bot")})` : "", p.seat === this.seat ? ` — ${t("you")}` : ""))),
       h("p", { class: "turn", role: "status", "data-testid": "turn", "data-status": s.status }, turn),
       ...(s.status === "active" && s.deadline ? [h("p", { class: "clock", "data-testid": "deadline", "data-deadline": s.deadline },
         `${t("deadline")} ${new Date(s.deadline).toLocaleString(lang())}`)] : []),
@@ -245,12 +246,16 @@ class Game {
     }
   }
 
-  /** Start the rematch: keep this seat's new token, show the other seats' invite links, go there. */
+  /** Start the rematch (with this seat's entropy): keep this seat's new token, show the other seats'
+   * invite links, go there. */
   async rematch() {
     if (this.busy) return;
     this.busy = true;
     try {
-      const game = await api.post(`/games/${this.id}/rematch`, {}, this.token);
+      // This seat's entropy from this browser keys the rematch's deal too, as when a game is created.
+      const { entropy } = await import("./create.js");
+      const body = this.seat != null ? { seats: [{ seat: this.seat, entropy: entropy() }] } : {};
+      const game = await api.post(`/games/${this.id}/rematch`, body, this.token);
       const mine = game.seats[this.seat];
       if (mine?.token) tokens.put(game.id, this.seat, mine.token);
       const invites = game.seats.filter((p) => p.token && p.seat !== this.seat).map((p) => {

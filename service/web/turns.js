@@ -6,6 +6,7 @@
 import { API, follow as follow_ } from "./api.js";
 import { h } from "./dom.js";
 import { extend, t } from "./i18n.js";
+import * as push from "./push.js";
 import * as tokens from "./tokens.js";
 
 extend({
@@ -41,6 +42,7 @@ export function isMyTurn(id) {
 
 /** Begin (once), or look again for games this browser came to hold (a route change calls it). */
 export function start() {
+  push.start(); // the service worker for Web Push (push.js), and the language it shows
   if (started) {
     discover();
     return;
@@ -197,7 +199,8 @@ export function show() {
   link.setAttribute("href", `data:image/svg+xml,${encodeURIComponent(svg)}`);
 }
 
-/** The header's switches: notifications (permission asked on this click) and the chime. */
+/** The header's switches: notifications (permission asked on this click), the chime, and Web Push
+ * (push.js: notifications with no tab open). */
 export function controls() {
   const notify = h("button", { type: "button", class: "toggle", "data-testid": "notify-toggle" });
   const sound = h("button", { type: "button", class: "toggle", "data-testid": "chime-toggle" });
@@ -223,5 +226,5 @@ export function controls() {
     draw();
   });
   draw();
-  return [notify, sound];
+  return [notify, sound, ...push.controls()];
 }

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from browserui import BOARD, create, invite, open_seat, status
@@ -34,6 +35,9 @@ def test_a_seat_sees_its_clock_resigns_and_starts_the_rematch(web: Web, new_page
     assert status(page) == "active" and page.locator("[data-testid=resign]").count() == 1
     new = web.api.get(f"/api/v1/games/{rematch}").body
     assert new["clock"] == game["clock"] and [s["name"] for s in new["seats"]] == ["Anna", "Bohdan"]
+    # Anna's browser gave the rematch her entropy (64 lowercase hex digits of its own), Bohdan none.
+    given = [s["entropy"] for s in new["seats"]]
+    assert re.fullmatch("[0-9a-f]{64}", given[0] or "") and given[1] is None, given
     page.wait_for_selector("[data-testid=invite-link]")  # Bohdan's link to the rematch
     assert "token=" in page.input_value("[data-testid=invite-link]")
 

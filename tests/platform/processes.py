@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -177,7 +178,8 @@ class RedisServer:
 
 
 class Worker:
-    """A real Celery worker (with its beat) in a process group of its own, to SIGKILL whole."""
+    """A worker node: a real Celery worker for the games' queue (with its beat) and one for the
+    searching bots' turns, each in a process group of its own, to SIGKILL whole."""
 
     def __init__(
         self, env: dict[str, str], folder: Path, concurrency: int = 2, name: str = "games", beat: bool = True
@@ -189,45 +191,66 @@ class Worker:
         self.beat = beat
         self.starts = 0
         self.process: subprocess.Popen[bytes] | None = None
+        self.searcher: subprocess.Popen[bytes] | None = None
 
     @property
     def log(self) -> Path:
         return self.folder / f"worker-{self.starts}.log"
 
+    @property
+    def search_log(self) -> Path:
+        return self.folder / f"search-{self.starts}.log"
+
     def start(self, timeout: float = 90) -> None:
-        from service.cli import worker_command
+        from service.cli import search_worker_command, worker_command
 
         self.starts += 1
-        log = self.log
         schedule = self.folder / "beat-schedule" if self.beat else None
-        command = worker_command(self.concurrency, schedule, self.env)
-        # a node name of its own, for two workers on one machine
-        command = [f"{self.name}@%h" if part == "games@%h" else part for part in command]
-        with open(log, "wb") as out:
+        # node names of their own, for two worker nodes on one machine
+        names = {"games@%h": f"{self.name}@%h", "search@%h": f"{self.name}-search@%h"}
+        games = [names.get(part, part) for part in worker_command(self.concurrency, schedule, self.env)]
+        search = [names.get(part, part) for part in search_worker_command(self.env)]
+        with open(self.log, "wb") as out, open(self.search_log, "wb") as thinking:
             self.process = subprocess.Popen(
-                command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+                games, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
             )
-        process = self.process
-        wait_until(
-            lambda: b" ready." in log.read_bytes() or process.poll() is not None, timeout, "the worker"
-        )
-        assert process.poll() is None, f"the worker died at start:\n{log.read_text()}"
+            self.searcher = subprocess.Popen(
+                search,
+                cwd=ROOT,
+                env=self.env,
+                stdout=thinking,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        for process, log in ((self.process, self.log), (self.searcher, self.search_log)):
+            wait_until(partial(_ready, process, log), timeout, "the worker")
+            assert process.poll() is None, f"the worker died at start:\n{log.read_text()}"
 
     def kill(self) -> None:
-        """SIGKILL the worker's whole process group: its master, pool children and beat."""
-        process = self.process
-        if process is None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=30)
-        wait_until(lambda: not _group_alive(process.pid), 30, "the worker's group to die")
-        self.process = None
+        """SIGKILL both workers' whole process groups: masters, pool children and beat."""
+        for process in (self.process, self.searcher):
+            if process is None:
+                continue
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=30)
+            wait_until(partial(_group_gone, process.pid), 30, "the worker's group to die")
+        self.process = self.searcher = None
 
     def logs(self) -> str:
         return "\n".join(
-            (self.folder / f"worker-{i}.log").read_text(errors="replace") for i in range(1, self.starts + 1)
+            (self.folder / f"{role}-{i}.log").read_text(errors="replace")
+            for i in range(1, self.starts + 1)
+            for role in ("worker", "search")
         )
+
+
+def _ready(process: subprocess.Popen[bytes], log: Path) -> bool:
+    return b" ready." in log.read_bytes() or process.poll() is not None
+
+
+def _group_gone(pgid: int) -> bool:
+    return not _group_alive(pgid)
 
 
 def _group_alive(pgid: int) -> bool:

@@ -26,7 +26,7 @@ from projections import lobby, players, webhooks
 from projections.caches import Caches
 from projections.fold import Folded, state_at
 from projections.state import EARLIER, RECENT, States
-from service.guard.auth import seat_and_game, seat_of
+from service.guard.auth import holder, seat_and_game, seat_of
 
 #: This test's process: its caches, and the write side's commands played with them, as a web
 #: process plays them with its app's.
@@ -403,14 +403,16 @@ def _each_seats_first_command_writes_alone(
     pool: Any, monkeypatch: pytest.MonkeyPatch, created: commands.Created, state: Any
 ) -> None:
     """Play from ``state`` until every human seat has moved, each command checked to be its
-    write alone: no token, no lobby row, no event read."""
+    write alone: no token, no lobby row, no event read (the seat's token as this process knows it,
+    the write guarded by the game's count of reissued tokens it knew it at)."""
     game_id, game, moved = created.game.id, created.game.rules, set()
     while moved != set(created.tokens):
         seat = game.to_move(state)[0]
         statements = _statements(monkeypatch)
         with pool.connection() as conn:
-            assert seat_of(conn, CACHES, game_id, created.tokens[seat]) == seat
-            played = play(conn, game_id, seat, _first_action(game, state, seat), newest=_deaf)
+            seated = holder(conn, CACHES, game_id, created.tokens[seat])
+            assert seated is not None and seated.seat == seat and seated.credentials == 0
+            played = play(conn, game_id, seat, _first_action(game, state, seat), newest=_deaf, credentials=0)
         monkeypatch.undo()
         assert statements == ["WITH lobby AS"], (seat, statements)
         state = played.state
@@ -444,7 +446,7 @@ def test_a_game_another_process_made_costs_its_first_command_one_round_trip_more
     with pool.connection() as conn:
         found, row, folded = seat_and_game(conn, CACHES, game_id, created.tokens[seat])
     monkeypatch.undo()
-    assert broken == [] and found == seat and row.seed is not None
+    assert broken == [] and found is not None and found.seat == seat and row.seed is not None
     _each_seats_first_command_writes_alone(pool, monkeypatch, created, folded.state)
 
 
@@ -452,7 +454,8 @@ def test_a_token_of_no_seat_in_a_game_whose_tokens_are_known_reads_none(
     pool: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A forged token is no seat, whether it comes first (and reads the game's tokens) or later
-    (and reads none); a player key reads only whom it binds."""
+    (and reads none, by a lobby row read at the count the tokens were known at); a player key
+    reads only whom it binds. Without a row to check by, the tokens are read."""
     with pool.connection() as conn:
         created = create_game(conn, "kupferkessel", [{"name": "A"}, {"name": "B"}], {})
         player, key = players.create(conn, f"Ada {uuid4().hex[:6]}")
@@ -460,14 +463,19 @@ def test_a_token_of_no_seat_in_a_game_whose_tokens_are_known_reads_none(
     game_id = created.game.id
     CACHES.tokens.clear()
     with pool.connection() as conn:
-        assert seat_of(conn, CACHES, game_id, "forged") is None  # reads the game's tokens
-        assert seat_of(conn, CACHES, game_id, created.tokens[0]) == 0
+        row = lobby.get(conn, game_id)
+        assert seat_of(conn, CACHES, game_id, "forged", row) is None  # reads the game's tokens
+        assert seat_of(conn, CACHES, game_id, created.tokens[0], row) == 0
         statements = _statements(monkeypatch)
-        assert seat_of(conn, CACHES, game_id, "forged") is None
+        assert seat_of(conn, CACHES, game_id, "forged", row) is None
+        assert holder(conn, CACHES, game_id, "forged") is None
+        assert statements == ["SELECT min(gp.seat) AS"] * 2
+        statements.clear()
+        assert seat_of(conn, CACHES, game_id, key, row) == 1
         assert statements == ["SELECT min(gp.seat) AS"]
         statements.clear()
-        assert seat_of(conn, CACHES, game_id, key) == 1
-        assert statements == ["SELECT min(gp.seat) AS"]
+        assert seat_of(conn, CACHES, game_id, created.tokens[0]) == 0
+        assert statements == ["SELECT t.token_hash, t.seat,"]
 
 
 def test_an_entry_keeps_its_newest_events_and_all_of_its_last_writes() -> None:

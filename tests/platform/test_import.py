@@ -15,11 +15,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import orjson
 import psycopg
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from httpclient import Client, Reply, create, game_path, play_to_end
 from processes import ROOT, environment, fresh_database, kotlik_web
 
+from audit import signing
 from events.database import migrate
 
 ADMIN = "admin-token-for-the-import-tests"
@@ -139,6 +142,85 @@ def test_bad_files_are_refused_with_problem_details_and_write_nothing(
     _nothing_written(url)
 
 
+def _signed(raw: bytes, key: Ed25519PrivateKey, change: Any = None) -> bytes:
+    """The file's header and events (changed by ``change``), signed anew by ``key``."""
+    lines = _lines(raw)
+    if change:
+        change(lines)
+    signer = signing.Signer(key)
+    return signer.update(_file(lines)) + signer.line()
+
+
+def _names(key: Ed25519PrivateKey) -> Any:
+    """A change that makes the header name ``key`` (as a server with that key would write it)."""
+
+    def change(lines: list[dict[str, Any]]) -> None:
+        lines[0]["key"] = signing.jwk(key.public_key())
+
+    return change
+
+
+def _renamed(raw: bytes) -> bytes:
+    """A seat renamed, the server's signature kept as it was."""
+    *lines, signature = raw.splitlines(keepends=True)
+    head = json.loads(lines[0])
+    head["seats"][0]["name"] = "Someone else"
+    return json.dumps(head).encode() + b"\n" + b"".join(lines[1:]) + signature
+
+
+def test_a_wrongly_signed_export_is_refused_before_it_is_verified(source: dict[str, Any], other: Any) -> None:
+    api, url = other
+    raw = source["raw"]
+    *body, last = raw.splitlines(keepends=True)
+    flipped = json.loads(last)["signature"]
+    flipped = ("A" if flipped[0] != "A" else "B") + flipped[1:]
+    stranger = Ed25519PrivateKey.generate()
+    cases = [
+        (_signed(raw, stranger), "the signature does not match"),  # the header still names the server's key
+        (
+            b"".join(body) + json.dumps({"signature": flipped}).encode() + b"\n",
+            "the signature does not match",
+        ),
+        (_renamed(raw), "the signature does not match"),
+        (_signed(raw, stranger, lambda lines: lines[0].update(key=None)), "its header names no key"),
+    ]
+    for file, detail in cases:
+        reply = _post(api, file)
+        assert reply.status == 422, (detail, reply)
+        assert reply.problem["type"].endswith("/export-signature-refused"), reply.problem
+        assert reply.problem["detail"].startswith("signature: ") and detail in reply.problem["detail"], reply
+    _nothing_written(url)
+
+
+def test_with_signatures_required_only_a_trusted_key_is_taken(
+    source: dict[str, Any], app: Any, live_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    friend, stranger = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
+    (tmp_path / "friend.jwk").write_bytes(orjson.dumps(signing.jwk(friend.public_key())))
+    monkeypatch.setitem(app.config, "KOTLIK_ADMIN_TOKEN", ADMIN)
+    monkeypatch.setitem(app.config, "KOTLIK_IMPORT_KEYS", str(tmp_path / "friend.jwk"))
+    api, raw = Client(live_url), source["raw"]
+    unsigned = _file(_lines(raw))
+    by_stranger = _signed(raw, stranger, _names(stranger))
+    by_friend = _signed(raw, friend, _names(friend))
+    # Not required: an unsigned file and one by an unknown key get as far as the game being here.
+    for file in (unsigned, by_stranger, by_friend, raw):
+        assert _post(api, file).problem["type"].endswith("/game-exists")
+    monkeypatch.setitem(app.config, "KOTLIK_REQUIRE_SIGNED_IMPORTS", "1")
+    for file, detail in [
+        (unsigned, "the file is not signed, and this server imports only files signed by a key it trusts"),
+        (
+            by_stranger,
+            f"signed by key {signing.jwk(stranger.public_key())['kid']}, which this server does not",
+        ),
+    ]:
+        reply = _post(api, file)
+        assert reply.status == 422 and reply.problem["type"].endswith("/export-signature-refused"), reply
+        assert detail in reply.problem["detail"], reply.problem
+    for file in (by_friend, raw):  # a configured key, and the server's own: accepted, then found here
+        assert _post(api, file).problem["type"].endswith("/game-exists")
+
+
 def test_a_verified_export_imports_as_the_same_finished_game(source: dict[str, Any], other: Any) -> None:
     api, url = other
     summary = source["summary"]
@@ -157,11 +239,11 @@ def test_a_verified_export_imports_as_the_same_finished_game(source: dict[str, A
         assert conn.execute("SELECT count(*) FROM events").fetchone() == (summary["version"],)
 
 
-def _kotlik(args: list[str], url: str) -> subprocess.CompletedProcess[str]:
+def _kotlik(args: list[str], url: str, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "service.cli", *args],
         cwd=ROOT,
-        env=environment(DATABASE_URL=url),
+        env=environment(DATABASE_URL=url, **env),
         capture_output=True,
         text=True,
         timeout=60,
@@ -199,15 +281,76 @@ def test_kotlik_import_loads_a_verified_file_and_refuses_others(
 
         done = _kotlik(["import", str(good)], url)
         assert done.returncode == 0, done.stdout + done.stderr
-        assert done.stdout.strip() == (
+        assert done.stdout.splitlines()[0] == (
             f"imported kupferkessel game {summary['id']} (rules version 1), "
             f"finished at version {summary['version']}"
         )
+        assert done.stdout.splitlines()[1].startswith("  the file: signed by a trusted key "), done.stdout
         audited = _kotlik(["audit", summary["id"]], url)
         assert audited.returncode == 0 and "the log follows from the seed" in audited.stdout, audited.stdout
 
         again = _kotlik(["import", str(good)], url)
         assert again.returncode == 1 and f"a game {summary['id']} exists here already" in again.stdout
+
+
+def test_kotlik_import_checks_the_signature_and_may_require_one(
+    source: dict[str, Any], server_url: str, tmp_path: Path
+) -> None:
+    raw = source["raw"]
+    friend, stranger = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
+    files = {
+        "resigned.jsonl": _signed(raw, stranger),
+        "unsigned.jsonl": _file(_lines(raw)),
+        "friend.jsonl": _signed(raw, friend, _names(friend)),
+        "friend.jwk": orjson.dumps(signing.jwk(friend.public_key())),
+        "stranger.jwk": orjson.dumps(signing.jwk(stranger.public_key())),
+        "server.jsonl": raw,
+    }
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    path = {name: str(tmp_path / name) for name in files}
+    with fresh_database(server_url) as url:
+        migrate(url)
+        refusals = [
+            (["import", path["resigned.jsonl"]], {}, "signature: the signature does not match"),
+            (["import", path["server.jsonl"], "--key", path["stranger.jwk"]], {}, "not by the given key"),
+            (["import", path["unsigned.jsonl"], "--key", path["friend.jwk"]], {}, "the file is not signed"),
+            (
+                ["import", path["unsigned.jsonl"]],
+                {"KOTLIK_REQUIRE_SIGNED_IMPORTS": "1"},
+                "the file is not signed",
+            ),
+            (["import", path["friend.jsonl"]], {"KOTLIK_REQUIRE_SIGNED_IMPORTS": "yes"}, "does not trust"),
+            (
+                ["import", path["server.jsonl"], "--key", path["unsigned.jsonl"]],
+                {},
+                "no readable Ed25519 JWK",
+            ),
+        ]
+        for args, env, detail in refusals:
+            refused = _kotlik(args, url, **env)
+            assert refused.returncode == 1, (args, refused.stdout + refused.stderr)
+            assert refused.stdout.startswith("refused, nothing imported: ") and detail in refused.stdout, (
+                args,
+                refused.stdout,
+            )
+        _nothing_written(url)
+        done = _kotlik(["import", path["unsigned.jsonl"]], url)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert (
+            done.stdout.splitlines()[1]
+            == "  the file: not signed (accepted: this server does not require signatures)"
+        )
+    with fresh_database(server_url) as url:
+        migrate(url)
+        required = {"KOTLIK_REQUIRE_SIGNED_IMPORTS": "1", "KOTLIK_IMPORT_KEYS": path["friend.jwk"]}
+        done = _kotlik(["import", path["friend.jsonl"]], url, **required)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert f"signed by a trusted key {signing.jwk(friend.public_key())['kid']}" in done.stdout
+    with fresh_database(server_url) as url:
+        migrate(url)
+        done = _kotlik(["import", path["friend.jsonl"], "--key", path["friend.jwk"]], url)
+        assert done.returncode == 0 and "signed by the given key" in done.stdout, done.stdout + done.stderr
 
 
 def test_an_import_is_bounded_by_its_own_limit_and_refuses_a_game_that_is_here(

@@ -14,6 +14,7 @@ import pytest
 from moves import first_move, new_game
 
 from events import CHANNEL
+from projections.seeks import CHANNEL as SEEKS
 from service.live.listener import Listener
 
 
@@ -131,3 +132,27 @@ def test_a_move_under_way_as_its_game_is_first_watched_wakes_the_waiter(
     assert written.wait(10)
     assert listening.wait(game_id, version, timeout=5) == version + 1
     mover.join(timeout=10)
+
+
+def test_a_seek_closing_wakes_its_waiters_and_no_other_and_a_reconnection_wakes_them_all(
+    database_url: str,
+) -> None:
+    """``kotlik_seeks`` names one seek: its waiters wake, another seek's do not. The listening
+    connection cut and made again: every seek waiter wakes (to read again what it may have missed).
+    A listener of the test's own, its connection named so that it alone is cut."""
+    name = f"seek-listener-{uuid.uuid4().hex[:8]}"
+    joiner = "&" if "?" in database_url else "?"
+    listener = Listener(f"{database_url}{joiner}application_name={name}").start()
+    assert listener.listening()
+    seek, other = uuid.uuid4(), uuid.uuid4()
+    with listener.signals(seek) as woken, listener.signals(other) as quiet:
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            conn.execute("SELECT pg_notify(%s, %s)", (SEEKS, str(seek)))
+            assert woken.wait(5) and not quiet.wait(0.5)
+            woken.clear()
+            cut = conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s", (name,)
+            ).fetchall()
+            assert cut == [(True,)], "the listener's one connection"
+        assert quiet.wait(20) and woken.wait(1), "a reconnection wakes every seek waiter"
+    assert listener.listening()

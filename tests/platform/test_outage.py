@@ -38,6 +38,10 @@ def test_requests_answer_503_while_the_database_is_down(broker: dict[str, str], 
             "/api/v1/games", json={"game": "kupferkessel", "seats": [{"name": "A"}, {"name": "B"}]}
         )
         assert created.status_code == 201
+        key = client.post("/api/v1/players", json={"name": "outage-seeker"}).json["key"]
+        bearer = {"Authorization": f"Bearer {key}"}
+        seek = client.post("/api/v1/seeks", json={"game": "kupferkessel", "seats": 2}, headers=bearer)
+        assert seek.status_code == 201 and seek.json["status"] == "waiting"
         postmaster = psutil.Process(server.get_pid())
         for process in [postmaster, *postmaster.children(recursive=True)]:
             process.send_signal(signal.SIGKILL)  # backends outlive a lone postmaster for a while
@@ -65,6 +69,9 @@ def test_requests_answer_503_while_the_database_is_down(broker: dict[str, str], 
             thread.join(30)
         assert [status for status, _ in took] == [503] * 3, took
         assert max(seconds for _, seconds in took) < 3 + 1.5, took
+        started = time.monotonic()  # a waiting seek's long-poll too
+        reply = client.get(f"/api/v1/seeks/{seek.json['id']}?wait=3")
+        assert reply.status_code == 503 and time.monotonic() - started < 3 + 1.5, reply
         pool.close(timeout=1)
     finally:
         with contextlib.suppress(ProcessLookupError, psutil.NoSuchProcess, subprocess.CalledProcessError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
 import psycopg
 import pytest
@@ -51,8 +52,27 @@ def test_the_service_role_keeps_exactly_its_table_privileges(service: Any) -> No
     granted: dict[str, set[str]] = {}
     for table, privilege in rows:
         granted.setdefault(table, set()).add(privilege)
-    expected = {t: set(p) for t, p in privileges.TABLES.items() if t in granted or not t.startswith("kombu")}
+    wanted = {t: p for t, p in privileges.TABLES.items() if t in granted or not t.startswith("kombu")}
+    expected = {t: {p for p in ps if "(" not in p} for t, ps in wanted.items()}
     assert granted == expected
+    columns = service.execute(
+        "SELECT table_name, column_name, privilege_type FROM information_schema.role_column_grants "
+        "WHERE grantee = current_user AND table_schema = 'public'"
+    ).fetchall()
+    only = {(t, c, p) for t, c, p in columns if p not in granted.get(t, set())}
+    assert only == {
+        (t, p.split("(")[1].rstrip(")").strip(), p.split("(")[0].strip())
+        for t, ps in wanted.items()
+        for p in ps
+        if "(" in p
+    }, "a column's privilege, and no other column's"
+
+
+def test_the_service_role_renames_a_player_but_cannot_change_a_key(service: Any) -> None:
+    with pytest.raises(psycopg.errors.InsufficientPrivilege), service.transaction():
+        service.execute("UPDATE players SET key_hash = key_hash")
+    with service.transaction():
+        service.execute("UPDATE players SET name = name WHERE false")
 
 
 def test_a_running_service_plays_as_the_restricted_role(
@@ -63,6 +83,10 @@ def test_a_running_service_plays_as_the_restricted_role(
         seat = api.seat(game["seats"][0]["token"])
         actions = seat.get(f"/api/v1/games/{game['id']}/actions").body
         assert seat.post(f"/api/v1/games/{game['id']}/commands", actions[0]).status == 201
+        made = api.post("/api/v1/players", {"name": f"privileged-{uuid4().hex[:8]}"}).body
+        fresh = {"name": f"renamed-{uuid4().hex[:8]}"}
+        renamed = api.seat(made["key"]).request("PATCH", "/api/v1/players/me", fresh)
+        assert renamed.status == 200, renamed  # the one UPDATE the role has on players
         with psycopg.connect(database_url) as owner:
             users = {
                 r[0]

@@ -36,6 +36,61 @@ def seek(client: Client, **extra: Any) -> Any:
     return client.post("/api/v1/seeks", {"game": GAME, "seats": 2, "rated": True, **extra})
 
 
+def closed(api: Client, seek_id: str, within: float) -> dict[str, Any]:
+    """The seek once it no longer waits (or as it is after ``within`` seconds), by long-polls."""
+    deadline = time.monotonic() + within
+    while True:
+        wait = max(1, min(20, round(deadline - time.monotonic())))
+        reply = api.get(f"/api/v1/seeks/{seek_id}?wait={wait}")
+        assert reply.status == 200, reply
+        if reply.body["status"] != "waiting" or time.monotonic() >= deadline:
+            return dict(reply.body)
+
+
+def test_a_waiting_seek_hears_of_its_pairing_in_one_long_poll(api: Client) -> None:
+    """``GET /seeks/{id}?wait=`` is answered when the pairing commits, not when the wait ends; one
+    that nothing closes answers ``waiting`` after its wait; a cancel wakes it too."""
+    (_, alice), (_, bob) = player(api), player(api)
+    first = seek(alice, rated=False, clock={"per_move": "13h"}).body
+    path = f"/api/v1/seeks/{first['id']}"
+    began = time.monotonic()
+    quiet = api.get(f"{path}?wait=1")
+    assert quiet.status == 200 and quiet.body == first and time.monotonic() - began >= 0.9
+    answered: dict[str, Any] = {}
+
+    def poll() -> None:
+        reply = api.get(f"{path}?wait=20")
+        answered.update(body=reply.body, at=time.monotonic())
+
+    waiter = threading.Thread(target=poll)
+    waiter.start()
+    time.sleep(0.5)  # the poll is parked on the server
+    paired = seek(bob, rated=False, clock={"per_move": "13h"})
+    created = time.monotonic()
+    waiter.join(20)
+    assert paired.body["status"] == "paired" and answered["body"]["game_id"] == paired.body["game_id"]
+    latency = answered["at"] - created
+    print(f"pairing 201 → the waiting seek's long-poll answered: {1000 * latency:.1f} ms")
+    assert latency < 2.0, "answered by the pairing, not by the end of its 20 s wait"
+    assert api.get(f"{path}?wait=20").body["status"] == "paired", "a closed seek is answered at once"
+
+    lone = seek(alice, rated=False, clock={"per_move": "14h"}).body
+    path = f"/api/v1/seeks/{lone['id']}"
+    waiter = threading.Thread(target=lambda: answered.update(body=api.get(f"{path}?wait=20").body))
+    waiter.start()
+    time.sleep(0.5)
+    began = time.monotonic()
+    assert alice.request("DELETE", f"/api/v1/seeks/{lone['id']}").status == 200
+    waiter.join(20)
+    assert answered["body"]["status"] == "cancelled" and time.monotonic() - began < 2.0
+
+
+@pytest.mark.parametrize("wait", ["-1", "61", "soon"])
+def test_a_long_poll_of_a_seek_with_a_bad_wait_is_a_422(api: Client, wait: str) -> None:
+    reply = api.get(f"/api/v1/seeks/{uuid4()}?wait={wait}")
+    assert reply.status == 422 and "wait" in str(reply.problem), reply
+
+
 def test_two_seeks_that_fit_are_paired_at_once_into_a_rated_game(api: Client) -> None:
     (a, alice), (b, bob) = player(api), player(api)
     for client in (alice, bob):
@@ -133,11 +188,7 @@ def test_a_seek_nobody_answers_falls_back_to_its_bot(api: Client) -> None:
     _, client = player(api)
     placed = seek(client, rated=True, clock={"per_move": "7h"}, fallback={"bot": "default", "after": 1})
     assert placed.body["status"] == "waiting"
-    deadline = time.monotonic() + 30
-    status = placed.body
-    while status["status"] == "waiting" and time.monotonic() < deadline:
-        time.sleep(0.3)
-        status = api.get(f"/api/v1/seeks/{placed.body['id']}").body
+    status = closed(api, placed.body["id"], 30)  # the worker's pairing wakes the long-poll
     assert status["status"] == "paired", status
     game = api.get(f"/api/v1/games/{status['game_id']}").body
     assert game["seats"][1]["bot"] == "default" and game["rated"]
@@ -146,12 +197,7 @@ def test_a_seek_nobody_answers_falls_back_to_its_bot(api: Client) -> None:
 def test_a_seek_expires(api: Client) -> None:
     _, client = player(api)
     placed = seek(client, rated=False, clock={"per_move": "9h"}, expires_in=10)
-    deadline = time.monotonic() + 40
-    status = placed.body
-    while status["status"] == "waiting" and time.monotonic() < deadline:
-        time.sleep(0.5)
-        status = api.get(f"/api/v1/seeks/{placed.body['id']}").body
-    assert status["status"] == "expired"
+    assert closed(api, placed.body["id"], 40)["status"] == "expired"
 
 
 def test_the_seeks_table_is_a_projection_of_their_log(api: Client, pool: Any) -> None:

@@ -34,6 +34,15 @@ ACROSS_GAMES = {
     ("commands/openings.py", "SELECT id FROM games WHERE status = 'open' AND expires_at <= now()"): (
         "the lobby's sweep: open games that waited past their limit expire"
     ),
+    ("projections/credentials.py", "DELETE FROM seat_tokens"): (
+        "`kotlik credentials rebuild`: every seat's token from the log, offline"
+    ),
+    ("projections/credentials.py", "SELECT id, credentials FROM games WHERE credentials > 0"): (
+        "`kotlik credentials check`: the games' counts of reissued tokens against the log, offline"
+    ),
+    ("projections/credentials.py", "UPDATE games SET credentials = 0 WHERE credentials <> 0"): (
+        "`kotlik credentials rebuild`: the games' counts from the log, offline"
+    ),
     ("projections/openings.py", "SELECT id, rated, creator, expires_at, seats, status FROM games WHERE"): (
         "`kotlik` checking the open games' columns against the log: offline, every game"
     ),
