@@ -142,7 +142,7 @@ class Rules(Protocol):
         commands back one by one, newest first, and stops at the first whose events include one of
         these, so a seat never learns something, takes back what led to it and plays on knowing it.
         Every command whose ``decide`` draws from its ``Rng`` must record one of these
-        (``tests/games/test_undo.py`` plays seeded games to check it)."""
+        (``tests/games/test_undo_rules.py`` plays seeded games to check it)."""
 
     @property
     def redact_command(self) -> RedactCommand | None:
