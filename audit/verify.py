@@ -21,6 +21,10 @@ The last line is the server's signature over every byte before it (:mod:`audit.s
 by :func:`check_file` against a key the auditor pinned. Besides what follows from the seed, a log
 must have its events recorded in order within the game's creation and end, and each command played
 by its seat's bot exactly when the seat is a bot's.
+
+A seat's ``undo`` (``kotlik.Undone``, :mod:`projections.undo`) is checked as a command is: sent by
+the seat to move, taking back exactly the command the log allows it to (its own newest of the turn,
+with nothing final since), after which the game is as it was before that command.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ import orjson
 import games
 from audit import signing
 from games.rng import BadEntropy, Rng, game_key
-from projections import resignation
+from projections import resignation, undo
 from projections.resignation import REASONS, RESIGNED
 from projections.seats import taken_seat
 
@@ -109,6 +113,8 @@ class Verdict:
     #: What was re-derived: setup events, commands, the score (for the report).
     setup_events: int = 0
     commands: int = 0
+    #: Undos checked (``kotlik.Undone``), each taking back one command.
+    undos: int = 0
     score: dict[str, Any] | None = None
     #: What was found of the signature, in words (:func:`check_file`).
     signed: str | None = None
@@ -133,6 +139,8 @@ class Verdict:
             f"  setup re-derived from the seed: {self.setup_events} events",
             f"  {self.commands} commands decided again, each giving exactly the logged events",
         ]
+        if self.undos:
+            lines.append(f"  {self.undos} undos, each taking back a command its seat could take back")
         if self.score is not None:
             totals = ", ".join(
                 f"seat {s['seat']} ({seats.get(s['seat'])}) {s.get('total', s.get('left', '-'))}"
@@ -246,7 +254,7 @@ def check(export: Export) -> Verdict:
         return Verdict(export, [*problems, Mismatch(None, str(e).strip('"'))])
     replay = _Replay(export, rules, seed, key)
     problems += replay.run()
-    return Verdict(export, problems, replay.setup_events, replay.commands, replay.score)
+    return Verdict(export, problems, replay.setup_events, replay.commands, replay.undos, replay.score)
 
 
 def check_file(data: bytes, key: dict[str, Any] | None = None) -> Verdict:
@@ -293,6 +301,9 @@ class _Replay:
         self.score: dict[str, Any] | None = None
         #: Seats that left the game (resigned or forfeited), and why.
         self.left: dict[int, str] = {}
+        #: The state after each command by the version it reached, for the undos to return to.
+        self.states: dict[int, Any] = {}
+        self.undos = 0
 
     def run(self) -> list[Mismatch]:
         """The first mismatch (a list of at most one), or nothing."""
@@ -302,8 +313,10 @@ class _Replay:
             self._created()
             self._bots()
             at = self._setup()
+            self.states[at] = self.state
             while at < len(self.events) and self.events[at]["type"] not in (SCORED, RESIGNED):
-                at = self._command(at)
+                at = self._undo(at) if self.events[at]["type"] == undo.UNDONE else self._command(at)
+                self.states[at] = self.state
             at = self._resignations(at)
             self._end(at)
         except _Differs as found:
@@ -503,6 +516,32 @@ class _Replay:
             self.state = self.rules.evolve(self.state, _body(event))
         self.commands += 1
         return after
+
+    def _undo(self, index: int) -> int:
+        """Check the undo at ``index`` against what the log before it allows; the index after it."""
+        event = self.events[index]
+        version, meta = event["version"], event["meta"]
+        seat = meta.get("seat")
+        if meta.get("at") != version - 1 or meta.get("command") != {"type": undo.COMMAND}:
+            raise _Differs(
+                version, 'an undo must be the command {"type": "undo"} decided at the version before it'
+            )
+        if not isinstance(seat, int) or not 0 <= seat < len(self.header["seats"]):
+            raise _Differs(version, f"an undo by seat {seat!r}, which the game has not")
+        try:
+            undo.check_turn(self.rules, self.state, seat)
+            taken = undo.target(undo.entries(self.events[:index]), version - 1, seat, self.rules)
+        except undo.Refused as refused:
+            raise _Differs(version, f"seat {seat}'s undo is not allowed here: {refused.reason}") from None
+        if event["data"] != taken.event():
+            raise _Differs(
+                version, f"seat {seat}'s undo takes back another command", _diff(taken.event(), event["data"])
+            )
+        if taken.to not in self.states:
+            raise _Differs(version, f"the undo returns to version {taken.to}, where no command ended")
+        self.state = self.states[taken.to]
+        self.undos += 1
+        return index + 1
 
     def _resignations(self, index: int) -> int:
         """Seats leaving a running game (``kotlik.SeatResigned``); only the scoring may follow."""

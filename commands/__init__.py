@@ -1,7 +1,7 @@
 """The write side: each command decided by its game's rules and appended with what follows it.
 
 - :mod:`commands.handlers`: one function a command (create a game, play, a bot's turn, resign, a
-  clock's timeout, scoring), each one transaction.
+  clock's timeout, scoring, a seat's ``undo``), each one transaction.
 - :mod:`commands.writes`: the one statement that appends a command's events with the lobby row,
   snapshot, idempotency key and outbox rows they bring.
 - :mod:`commands.seating`: a new game's seat requests made its seats (people, bots, players,
@@ -26,6 +26,7 @@ from commands.handlers import (
     KeyReused,
     Played,
     RematchTaken,
+    UndoRefused,
     accept_entropy,
     create_game,
     keyed,
@@ -35,6 +36,7 @@ from commands.handlers import (
     resign,
     score_game,
     stream_key,
+    take_back,
     timeout,
     work_for,
 )
@@ -48,11 +50,13 @@ __all__ = [
     "KeyReused",
     "Played",
     "RematchTaken",
+    "UndoRefused",
     "accept_entropy",
     "create_game",
     "keyed",
     "stream_key",
     "plain",
+    "take_back",
     "play",
     "play_bot",
     "resign",

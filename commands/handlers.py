@@ -29,7 +29,7 @@ from events.outbox import Queued
 from games import levels
 from games.interface import Event, GameError, IllegalMove, Rules
 from games.rng import Rng, game_key
-from projections import clocks, lobby, players, ratings, resignation, seen, tokens, webhooks
+from projections import clocks, lobby, players, ratings, resignation, seen, tokens, undo, webhooks
 from projections.caches import Caches
 from projections.fold import PLATFORM, Folded, fold, snapshot_due
 from projections.state import States
@@ -40,6 +40,15 @@ Check = Callable[[Rules, Any, int, dict[str, Any]], None]
 
 class GameOver(GameError):
     """The game has ended; it takes no more commands (HTTP 409)."""
+
+
+class UndoRefused(GameError):
+    """An ``undo`` with nothing the seat may take back now (HTTP 409); ``code`` says why
+    (:data:`projections.undo.REASONS`)."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
 
 
 class KeyReused(GameError):
@@ -199,6 +208,15 @@ def play(
         earlier = _replay(conn, game_id, key, states, credentials)
         if earlier is not None:
             return earlier
+    if isinstance(command, dict) and command.get("type") == undo.COMMAND and bot is None:
+        return _guarded(
+            conn,
+            game_id,
+            key,
+            states,
+            credentials,
+            partial(take_back, conn, game_id, seat, command, expected_version, key, states, credentials),
+        )
     decision = _Decision(seat, command, key, bot, check, timed_out, states, credentials)
     hot = states.get(game_id) if newest is not None else None
     if (
@@ -228,6 +246,76 @@ def play(
         if earlier is None:
             raise
         return earlier
+
+
+def _guarded(
+    conn: Connection[Any],
+    game_id: UUID,
+    key: tuple[str, str, int] | None,
+    states: States,
+    credentials: int | None,
+    write: Callable[[], Played],
+) -> Played:
+    """``write()``, or the answer of the same idempotency key's first use if it lost a race to it."""
+    try:
+        return write()
+    except (errors.UniqueViolation, GameError, VersionConflict):
+        earlier = _replay(conn, game_id, key, states, credentials) if key is not None else None
+        if earlier is None:
+            raise
+        return earlier
+
+
+def take_back(
+    conn: Connection[Any],
+    game_id: UUID,
+    seat: int,
+    command: dict[str, Any],
+    expected_version: int | None,
+    key: tuple[str, str, int] | None,
+    states: States,
+    credentials: int | None = None,
+) -> Played:
+    """The platform's ``undo`` (:mod:`projections.undo`): ``seat``'s newest command of its turn taken
+    back, recorded as ``kotlik.Undone``; :class:`UndoRefused` when there is none it may take back.
+
+    The same in every game, and never a bot's (a bot's turn is decided whole). The game returns to
+    the state before the command, read as any earlier state is; the clock keeps its deadline, as
+    the seat is still the one to move.
+    """
+    row, before = states.with_row(conn, game_id, partial(lobby.later, game_id=game_id, secret=True))
+    if credentials is not None and row.credentials != credentials:
+        raise CredentialsChanged(f"a seat token of game {game_id} was reissued")
+    if expected_version is not None and expected_version != row.version:
+        raise VersionConflict(game_id, expected_version, row.version)
+    if row.over:
+        raise GameOver("the game waits for players" if row.waiting else "the game is over")
+    if set(command) != {"type"}:
+        raise IllegalMove(f"the undo command has only the field type; not {sorted(set(command) - {'type'})}")
+    game = row.rules
+    try:
+        undo.check_turn(game, before.state, seat)
+        taken = undo.target(undo.read(conn, game_id, before.version), before.version, seat, game)
+    except undo.Refused as refused:
+        raise UndoRefused(refused.code, refused.reason) from None
+    restored = states.load(conn, game_id, game, taken.to)
+    meta = {
+        "seat": seat,
+        "command": command,
+        "at": before.version,
+        "command_id": None if key is None else key[0],
+        "bot": None,
+        "rules_version": game.INFO.rules_version,
+    }
+    after = Folded(restored.state, before.version + 1)
+    previous = list(game.to_move(before.state))
+    events = [NewEvent(undo.UNDONE, taken.event(), meta)]
+    write = step_of(
+        row.id, game, row.seats, before.version, events, after, previous=previous, clock=row.clock
+    )
+    stored, queued = writes.save(conn, replace(write, key=key, credentials=credentials))
+    states.put(row.id, after, stored, row=row)
+    return Played(after.version, stored, row, after.state, queued=queued)
 
 
 @dataclass(frozen=True)

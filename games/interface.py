@@ -135,6 +135,16 @@ class Rules(Protocol):
         ``None``: the game has none yet, and the platform checks its bodies by its rules alone."""
 
     @property
+    def IRREVERSIBLE(self) -> frozenset[str]:
+        """The event types that make the command causing them final: a random outcome, something
+        no seat could see before brought to light (a card drawn, a slot refilled from a deck), or a
+        turn handed on. The platform's ``undo`` (:mod:`projections.undo`) takes a seat's own
+        commands back one by one, newest first, and stops at the first whose events include one of
+        these, so a seat never learns something, takes back what led to it and plays on knowing it.
+        Every command whose ``decide`` draws from its ``Rng`` must record one of these
+        (``tests/games/test_undo_rules.py`` plays seeded games to check it)."""
+
+    @property
     def redact_command(self) -> RedactCommand | None:
         """``redact_command(state, command, seat) -> command``: ``seat``'s own ``command`` as it may
         still recall it while the game, now in ``state``, runs (the platform shows other seats only a

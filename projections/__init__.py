@@ -11,6 +11,8 @@
   :mod:`projections.webhooks`: webhooks and deliveries, and :mod:`projections.addresses`, the
   addresses they may reach; :mod:`projections.clocks`: turn clocks and deadlines.
 - :mod:`projections.resignation`: the result of a game that seats left, alike for every game.
+- :mod:`projections.undo`: which of a seat's moves an ``undo`` takes back, read from the log alone
+  (the write side, ``/actions`` and the verifier ask it alike).
 - :mod:`projections.seats`: a game's seats as its log tells them (plain data, for the verifier too).
 - :mod:`projections.openings`: what a game that waited for players, or a rated one, adds to its
   lobby row; :mod:`projections.ratings`: OpenSkill ratings folded from rated games' results;

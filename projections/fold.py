@@ -2,6 +2,11 @@
 
 Snapshots are a cache keyed by rules version: a fold starts from the newest usable snapshot and
 folds the events after it, so deleting every snapshot changes nothing but speed.
+
+A ``kotlik.Undone`` (:mod:`projections.undo`) puts the game back as it was at an earlier version
+(its ``to``): a fold meeting one takes the state at that version from ``restore`` (the state at a
+version, from the database or from the states folded so far) and goes on from there. A snapshot or
+a cached state before ``to`` serves as ever, since an undo changes nothing before it.
 """
 
 from __future__ import annotations
@@ -20,6 +25,16 @@ from games.interface import Event, Rules
 SNAPSHOT_EVERY = 50
 #: Events of the platform itself (creation, scoring) carry this prefix; games never see them.
 PLATFORM = "kotlik."
+#: The platform's undo (:mod:`projections.undo`): the game as it was at version ``to`` again.
+UNDONE = f"{PLATFORM}Undone"
+#: ``restore(version) -> state``: the state at an earlier version, for an undo met in a fold.
+Restore = Callable[[int], Any]
+
+
+class Unrestorable(LookupError):
+    """A fold met an undo and was given no way to the state it returns to."""
+
+
 #: The newest usable snapshot (the row with no type) and the events after it, in version order.
 _SNAPSHOT_AND_TAIL = (
     "WITH snapshot AS (SELECT version, state FROM snapshots WHERE game_id = %(game)s "
@@ -39,11 +54,27 @@ class Folded:
     version: int
 
 
-def fold(game: Rules, events: Iterable[Event], state: Any = None) -> Any:
-    """``state`` with ``events`` (bodies: ``{"type": ..., **data}``) applied; platform events skipped."""
+def fold(game: Rules, events: Iterable[Event], state: Any = None, restore: Restore | None = None) -> Any:
+    """``state`` with ``events`` (bodies: ``{"type": ..., **data}``) applied; platform events skipped
+    but an undo, whose state ``restore`` gives (:class:`Unrestorable` without it)."""
     for event in events:
-        if not event["type"].startswith(PLATFORM):
+        if event["type"] == UNDONE:
+            if restore is None:
+                raise Unrestorable(f"an undo back to version {event['to']} met with no way to that state")
+            state = restore(int(event["to"]))
+        elif not event["type"].startswith(PLATFORM):
             state = game.evolve(state, event)
+    return state
+
+
+def fold_log(game: Rules, events: Iterable[tuple[int, Event]], state: Any = None, at: int = 0) -> Any:
+    """``state`` (the state at version ``at``) with ``events`` (``(version, body)`` in version order)
+    applied, undos included: every state folded on the way is kept for them, so ``events`` must
+    reach back to any version an undo among them returns to (a whole log does)."""
+    states: dict[int, Any] = {at: state}
+    for version, event in events:
+        state = fold(game, [event], state, states.__getitem__)
+        states[version] = state
     return state
 
 
@@ -57,7 +88,12 @@ def state_at(conn: Connection[Any], game_id: UUID, game: Rules, at: int | None =
     """
     with conn.cursor(row_factory=tuple_row) as cur:
         rows = cur.execute(_SNAPSHOT_AND_TAIL, _asked(game_id, game.INFO.rules_version, at)).fetchall()
-    return _folded(game, rows)
+    return _folded(game, rows, restorer(conn, game_id, game))
+
+
+def restorer(conn: Connection[Any], game_id: UUID, game: Rules) -> Restore:
+    """``restore`` for a fold of the game's stored events: the state at a version, read again."""
+    return lambda version: state_at(conn, game_id, game, at=version).state
 
 
 def newest_later(conn: Connection[Any], game_id: UUID) -> Callable[[Rules], Folded]:
@@ -65,7 +101,7 @@ def newest_later(conn: Connection[Any], game_id: UUID) -> Callable[[Rules], Fold
     (``conn.pipeline()``), a cold load shares its round trip with the lobby read that names those
     rules. Its snapshot is one of the rules version the lobby row records."""
     cursor = conn.cursor(row_factory=tuple_row).execute(_SNAPSHOT_AND_TAIL, _asked(game_id, None, None))
-    return lambda game: _folded(game, cursor.fetchall())
+    return lambda game: _folded(game, cursor.fetchall(), restorer(conn, game_id, game))
 
 
 def _asked(game_id: UUID, rules: int | None, at: int | None) -> dict[str, Any]:
@@ -73,13 +109,15 @@ def _asked(game_id: UUID, rules: int | None, at: int | None) -> dict[str, Any]:
     return {"game": game_id, "rules": rules, "at": at}
 
 
-def _folded(game: Rules, rows: list[tuple[Any, ...]]) -> Folded:
+def _folded(game: Rules, rows: list[tuple[Any, ...]], restore: Restore) -> Folded:
     if not rows:
         return Folded(None, 0)
     snapshot = rows[0][1] is None
     state = rows[0][2] if snapshot else None
     tail = rows[1:] if snapshot else rows
-    return Folded(fold(game, ({"type": type_, **data} for _, type_, data in tail), state), rows[-1][0])
+    return Folded(
+        fold(game, ({"type": type_, **data} for _, type_, data in tail), state, restore), rows[-1][0]
+    )
 
 
 def opening_version(conn: Connection[Any], game_id: UUID) -> int:

@@ -32,7 +32,7 @@ from psycopg import Connection
 from events import StoredEvent, read
 from events.store import later
 from games.interface import Rules
-from projections.fold import Folded, fold, newest_later, state_at
+from projections.fold import Folded, Unrestorable, fold, newest_later, restorer, state_at
 from projections.lobby import GameRow
 
 #: How many of a game's newest events an entry keeps for streams and ``/events?after=`` (and all
@@ -114,7 +114,10 @@ class States:
         entry = self.get(game_id)
         if entry is None or not events or entry.folded.version != events[0].version - 1:
             return
-        folded = Folded(fold(game, (e.body() for e in events), entry.folded.state), events[-1].version)
+        try:  # an undo returns to a state the entry may not hold: a read folds it then
+            folded = Folded(fold(game, (e.body() for e in events), entry.folded.state), events[-1].version)
+        except Unrestorable:
+            return
         self.put(game_id, folded, events)
 
     def held(self, game_id: UUID, version: int) -> Folded | None:
@@ -140,7 +143,8 @@ class States:
             if entry.folded.version > version:  # the caller read the lobby before newer commits
                 return state_at(conn, game_id, game, at=version)
             tail = read(conn, game_id, after=entry.folded.version, upto=version)
-            folded = Folded(fold(game, (e.body() for e in tail), entry.folded.state), version)
+            restore = restorer(conn, game_id, game)
+            folded = Folded(fold(game, (e.body() for e in tail), entry.folded.state, restore), version)
             self.put(game_id, folded, tail)
             return folded
 
@@ -181,7 +185,8 @@ class States:
             return row, entry.folded
         if row.version < entry.folded.version or not events or events[-1].version < row.version:
             return row, self.load(conn, game_id, row.rules, row.version)
-        folded = Folded(fold(row.rules, (e.body() for e in events), entry.folded.state), row.version)
+        restore = restorer(conn, game_id, row.rules)
+        folded = Folded(fold(row.rules, (e.body() for e in events), entry.folded.state, restore), row.version)
         self.put(game_id, folded, events)
         return row, folded
 

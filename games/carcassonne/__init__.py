@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from games.carcassonne.bots import BOTS
 from games.carcassonne.content import INFO, catalog
-from games.carcassonne.rules import decide, is_over, legal_actions, to_move
+from games.carcassonne.rules import IRREVERSIBLE, decide, is_over, legal_actions, to_move
 from games.carcassonne.schemas import SCHEMAS
 from games.carcassonne.scoring import score
 from games.carcassonne.setup import setup
@@ -19,6 +19,7 @@ redact_command = None  # a seat recalls its own commands whole
 
 __all__ = [
     "BOTS",
+    "IRREVERSIBLE",
     "INFO",
     "SCHEMAS",
     "catalog",

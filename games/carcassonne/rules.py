@@ -20,6 +20,11 @@ from games.toolkit import check_fields, open_command
 
 #: The phases in which a seat is to move; ``drawing`` and ``scoring`` only occur between the events of
 #: one command (after the start tile, after the follower step).
+#: What makes a command final for ``undo`` (``games.interface.Rules.IRREVERSIBLE``):
+#: a tile drawn (or discarded as unplaceable) from the bag, and the end.
+IRREVERSIBLE: frozenset[str] = frozenset({"TileDrawn", "TileDiscarded", "GameEnded"})
+
+
 PLAYING = ("tile", "conflict", "magic", "follower")
 
 

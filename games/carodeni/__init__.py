@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from games.carodeni.bots import BOTS
 from games.carodeni.content import INFO, catalog
-from games.carodeni.rules import decide, is_over, legal_actions, to_move
+from games.carodeni.rules import IRREVERSIBLE, decide, is_over, legal_actions, to_move
 from games.carodeni.schemas import SCHEMAS
 from games.carodeni.scoring import score
 from games.carodeni.setup import check_seats, setup
@@ -22,6 +22,7 @@ redact_command = None  # a seat recalls its own commands whole
 
 __all__ = [
     "BOTS",
+    "IRREVERSIBLE",
     "INFO",
     "SCHEMAS",
     "catalog",

@@ -14,6 +14,23 @@ from games.interface import Command, Event, IllegalMove
 from games.rng import Rng
 from games.toolkit import check_fields, open_command
 
+#: What makes a command final for ``undo`` (``games.interface.Rules.IRREVERSIBLE``):
+#: a card from a deck or the bag, Ostara's draws, the turn handed on, the end.
+IRREVERSIBLE: frozenset[str] = frozenset(
+    {
+        "SlotRefilled",
+        "OfferRefreshed",
+        "DeckRanOut",
+        "OstaraChose",
+        "OstaraTokenDrawn",
+        "OstaraTokensShuffled",
+        "TurnEnded",
+        "EndTriggered",
+        "GameEnded",
+    }
+)
+
+
 _ITEMS = ("ingredient", "potion", "tool", "witch", "animal")
 
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from games.kupferkessel.bots import BOTS
 from games.kupferkessel.content import INFO, catalog
-from games.kupferkessel.rules import decide, is_over, legal_actions, to_move
+from games.kupferkessel.rules import IRREVERSIBLE, decide, is_over, legal_actions, to_move
 from games.kupferkessel.schemas import SCHEMAS
 from games.kupferkessel.scoring import score
 from games.kupferkessel.setup import setup
@@ -18,6 +18,7 @@ check_seats = None  # no seat rules: its bots may sit at any seat
 
 __all__ = [
     "BOTS",
+    "IRREVERSIBLE",
     "INFO",
     "SCHEMAS",
     "catalog",

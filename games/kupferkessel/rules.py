@@ -21,6 +21,10 @@ from games.kupferkessel.state import evolve
 from games.rng import Rng
 from games.toolkit import Recorder, check_fields, open_command
 
+#: What makes a command final for ``undo`` (``games.interface.Rules.IRREVERSIBLE``):
+#: a spot refilled from the deck, the turn handed on (an extra turn too), the end.
+IRREVERSIBLE: frozenset[str] = frozenset({"SpotRefilled", "TurnEnded", "GameEnded"})
+
 
 def to_move(state: State) -> list[int]:
     return [] if state["phase"] == "over" else [state["turn"]]

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from games.skodakouzla.bots import BOTS
 from games.skodakouzla.content import INFO, catalog
-from games.skodakouzla.rules import decide, is_over, legal_actions, to_move
+from games.skodakouzla.rules import IRREVERSIBLE, decide, is_over, legal_actions, to_move
 from games.skodakouzla.schemas import SCHEMAS
 from games.skodakouzla.scoring import score
 from games.skodakouzla.setup import setup
@@ -19,6 +19,7 @@ redact_command = None  # a seat recalls its own commands whole
 
 __all__ = [
     "BOTS",
+    "IRREVERSIBLE",
     "INFO",
     "SCHEMAS",
     "catalog",

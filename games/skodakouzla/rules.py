@@ -25,6 +25,22 @@ from games.toolkit import check_fields, open_command
 Command = dict[str, Any]
 
 
+#: What makes a command final for ``undo`` (``games.interface.Rules.IRREVERSIBLE``):
+#: cards drawn or shuffled, the shop refilled, a hand shown by a discard, the turn handed on, the end.
+IRREVERSIBLE: frozenset[str] = frozenset(
+    {
+        "CardsDrawn",
+        "DeckShuffled",
+        "ShopRefilled",
+        "ShopShuffled",
+        "HandDiscarded",
+        "TurnEnded",
+        "TurnStarted",
+        "GameEnded",
+    }
+)
+
+
 def to_move(state: State) -> list[int]:
     if state is None or state["phase"] == "over":
         return []

@@ -76,7 +76,11 @@ class HotRoutes:
         if found is None or token is None:
             return None
         game_id, method = UUID(found.group(1)), environ.get("REQUEST_METHOD")
-        if found.group(2) == "actions" and method == "GET":
+        if (
+            found.group(2) == "actions"
+            and method == "GET"
+            and "final=" not in environ.get("QUERY_STRING", "")
+        ):
             return self._actions(environ, game_id, token)
         if found.group(2) == "commands" and method == "POST":
             return self._command(environ, game_id, token)
@@ -88,11 +92,11 @@ class HotRoutes:
         try:
             with self.pool.connection() as conn:
                 seated, row, folded = seat_and_game(conn, self.caches, game_id, token, self.newest)
+                if seated is None:
+                    return None
+                actions, headers = legal_now(conn, self.caches, row, folded, seated.seat)
         except Exception:  # the app answers it with its problem: asking again changes nothing
             return None
-        if seated is None:
-            return None
-        actions, headers = legal_now(row, folded, seated.seat)
         return 200, bodies.encode(actions), headers, ()
 
     def _command(self, environ: dict[str, Any], game_id: UUID, token: str) -> Answer | Response | None:

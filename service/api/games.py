@@ -18,7 +18,7 @@ from events import StoredEvent, read
 from projections import clocks, lobby, seen
 from projections.fold import Folded, opening_version, state_at
 from projections.lobby import GameRow
-from service.api.turns import legal_now, plain_command, play
+from service.api.turns import final_ones, legal_now, plain_command, play
 from service.context import answering_within, caches, connection
 from service.contract import bodies, schemas, validation
 from service.contract.pagination import Blueprint
@@ -250,19 +250,32 @@ def _recalled(conn: Connection[Any], row: GameRow, then: Folded, seat: int | Non
     return seen.recalled(row.rules, _running_state(conn, row), then.state, seat)
 
 
+#: The header ``?final=true`` adds (:class:`schemas.ActionsQuerySchema`).
+FINAL_HEADER = {
+    "Kotlik-Final": {
+        "description": "with `?final=true`: the indexes of the final actions, comma-separated",
+        "schema": {"type": "string"},
+    }
+}
+
+
 @blp.route("/<uuid:game_id>/actions")
 class Actions(MethodView):
-    @blp.response(200)
+    @blp.arguments(schemas.ActionsQuerySchema(), location="query")
+    @blp.response(200, headers=FINAL_HEADER)
     @blp.alt_response(401, schema=schemas.ProblemSchema)
     @blp.doc(security=[{"seat": []}, {}])
-    def get(self, game_id: UUID) -> Any:
-        """The caller's legal commands now, each a body ready to POST to ``/commands``."""
+    def get(self, query: dict[str, Any], game_id: UUID) -> Any:
+        """The caller's legal commands now, each a body ready to POST to ``/commands``; last, the
+        platform's `{"type": "undo"}` when the seat may take its newest move of the turn back."""
         with connection() as conn:
             row, folded = caches().states.with_row(
                 conn, game_id, partial(lobby.later, game_id=game_id), listener.current().latest
             )
             seat = caller_seat(conn, game_id, required=False, row=row)
-        actions, headers = legal_now(row, folded, seat)
+            actions, headers = legal_now(conn, caches(), row, folded, seat)
+        if query["final"] and seat is not None:
+            headers["Kotlik-Final"] = ",".join(map(str, final_ones(row, folded, seat, actions)))
         return bodies.answer(actions, 200, headers)
 
 

@@ -17,7 +17,9 @@ from psycopg import Connection
 import commands
 from commands.handlers import CredentialsChanged
 from events.outbox import Queued
-from projections import seen
+from games.interface import GameError
+from games.rng import Rng
+from projections import seen, undo
 from projections.caches import Caches
 from projections.fold import Folded
 from projections.lobby import GameRow
@@ -29,11 +31,38 @@ from service.live.polls import etag
 from service.server.metrics import COMMANDS
 
 
-def legal_now(row: GameRow, folded: Folded, seat: int | None) -> tuple[list[dict[str, Any]], dict[str, str]]:
-    """``GET /actions``' body and headers: ``seat``'s legal commands in the state ``folded``."""
+def legal_now(
+    conn: Connection[Any], caches: Caches, row: GameRow, folded: Folded, seat: int | None
+) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """``GET /actions``' body and headers: ``seat``'s legal commands in the state ``folded``, the
+    rules' own and, last, the platform's ``{"type": "undo"}`` when the seat may take a move back
+    (:mod:`projections.undo`)."""
     if seat is None or row.over:
         return [], etag(row.version)
-    return row.rules.legal_actions(folded.state, seat), etag(folded.version)
+    actions = row.rules.legal_actions(folded.state, seat)
+    entry = caches.states.get(row.id)
+    recent = entry.recent if entry is not None else ()
+    if actions and undo.offered(conn, row.id, row.rules, folded.state, seat, folded.version, recent):
+        actions = [*actions, {"type": undo.COMMAND}]
+    return actions, etag(folded.version)
+
+
+def final_ones(row: GameRow, folded: Folded, seat: int, actions: list[dict[str, Any]]) -> list[int]:
+    """The indexes of ``actions`` no ``undo`` could take back, for a client to confirm before it
+    sends one (``?final=true``): each decided on the state now, with a stream of no game's key, as
+    whether a command draws at all, and what else it causes, does not depend on what it draws (a
+    draw is always final: ``Rules.IRREVERSIBLE``). Only whether it is final leaves the server."""
+    rules, out = row.rules, []
+    for index, action in enumerate(actions):
+        if action.get("type") == undo.COMMAND:
+            continue
+        try:
+            decided = rules.decide(folded.state, seat, action, Rng(b"final?", f"v{folded.version}"))
+        except GameError:
+            continue
+        if any(e["type"] in rules.IRREVERSIBLE for e in decided):
+            out.append(index)
+    return out
 
 
 def plain_command(body: Any) -> bool:

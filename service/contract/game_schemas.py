@@ -63,7 +63,7 @@ def components(game_id: str) -> dict[str, dict[str, Any]]:
     for kind, schema in schemas["events"].items():
         out[f"{game_id}.EventData.{kind}"] = event_data(openapi(schema))
     for part, schemas_of, extra in (
-        ("Command", schemas["commands"], {"expected_version": EXPECTED_VERSION}),
+        ("Command", {**schemas["commands"], UNDO_TYPE: UNDO}, {"expected_version": EXPECTED_VERSION}),
         ("Event", schemas["events"], {}),
     ):
         names = {kind: f"{game_id}.{part}.{kind}" for kind in schemas_of}
@@ -77,6 +77,21 @@ def components(game_id: str) -> dict[str, dict[str, Any]]:
             "discriminator": {"propertyName": "type", "mapping": {k: _ref(n) for k, n in names.items()}},
         }
     return out
+
+
+#: The platform's own command, the same in every game's union (:mod:`projections.undo`).
+UNDO_TYPE = "undo"
+UNDO: dict[str, Any] = {
+    "type": "object",
+    "description": (
+        "The platform's undo, in every game: takes back the seat's newest move of its turn, while no "
+        "other seat has moved and nothing new has come to light since (then 409 `undo-refused`). "
+        "`GET /actions` lists it last when it may be sent."
+    ),
+    "properties": {"type": {"const": UNDO_TYPE}},
+    "required": ["type"],
+    "additionalProperties": False,
+}
 
 
 def event_data(schema: dict[str, Any]) -> dict[str, Any]:

@@ -352,6 +352,26 @@ TYPES: dict[str, ProblemType] = {
             "This seat's randomness is set already.",
         ),
     ),
+    "undo-refused": ProblemType(
+        409,
+        "Nothing to take back",
+        _t(
+            "Vzít zpět jde jen vlastní tahy tohoto kola, dokud nikdo jiný netáhl a nic nového se "
+            "neodkrylo (tažená karta, náhoda, nové kolo). `reason` říká proč: `not_to_move` (nejste "
+            "na tahu), `nothing` (v tomto kole jste ještě netáhli), `other_seat` (mezitím táhl někdo "
+            "jiný), `revealed` (váš poslední tah něco odkryl a platí).",
+            "Cofnąć można tylko własne ruchy tej tury, dopóki nikt inny nie zagrał i nic nowego się "
+            "nie odkryło (dobrana karta, losowanie, nowa tura). `reason` mówi dlaczego: `not_to_move` "
+            "(nie twój ruch), `nothing` (w tej turze jeszcze nie zagrałeś), `other_seat` (w międzyczasie "
+            "zagrał ktoś inny), `revealed` (twój ostatni ruch coś odkrył i jest ostateczny).",
+            "A seat takes back only its own moves of this turn, before anyone else moves and before "
+            "anything new comes to light (a card drawn, a random draw, a new turn). `reason` says why: "
+            "`not_to_move` (not your turn), `nothing` (no move of yours this turn yet), `other_seat` "
+            "(another seat has moved since), `revealed` (your last move brought something to light and "
+            "is final).",
+        ),
+        ("reason",),
+    ),
     "refused-webhook-url": ProblemType(
         422,
         "Refused webhook URL",

@@ -19,7 +19,7 @@ from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from commands.credentials import NoSuchSeat, SeatWithoutToken
-from commands.handlers import EntropyRefused, GameOver, KeyReused, RematchTaken
+from commands.handlers import EntropyRefused, GameOver, KeyReused, RematchTaken, UndoRefused
 from commands.openings import NotCreator, SeatsClosed
 from commands.seeks import SeekClosed, SeekNotFound, TooManySeeks
 from events import VersionConflict
@@ -74,6 +74,7 @@ STATUS: dict[type[Exception], tuple[int, str, str]] = {
     NameTaken: (409, "name-taken", "The name is taken"),
     RematchTaken: (409, "rematch-taken", "No rematch of this game can start"),
     EntropyRefused: (409, "entropy-refused", "The seat's entropy comes too late"),
+    UndoRefused: (409, "undo-refused", "Nothing to take back"),
     SeatsClosed: (409, "seat-not-open", "The seat cannot be taken"),
     NotCreator: (403, "not-creator", "Not this game's creator"),
     NotSeatHolder: (403, "not-seat-holder", "Not this seat's holder"),
@@ -117,6 +118,8 @@ def _domain(status: int, slug: str, title: str) -> Callable[[Exception], Respons
         extra: dict[str, Any] = {}
         if isinstance(error, VersionConflict) and error.actual is not None:
             extra["version"] = error.actual
+        if isinstance(error, UndoRefused):
+            extra["reason"] = error.code
         if isinstance(error, GameError):
             detail = _named_seats(detail)
         response = problem(status, title, detail, slug, **extra)

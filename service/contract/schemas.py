@@ -396,6 +396,17 @@ class AppendedSchema(Schema):
     over = fields.Boolean(metadata={"description": "whether the game is over (being scored or finished)"})
 
 
+class ActionsQuerySchema(Schema):
+    final = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "also say which actions are final (no `undo` could take them back: they draw, "
+            "bring something to light or hand the turn on): the header `Kotlik-Final` lists their "
+            "indexes in the list, comma-separated (empty: none). A client asks before it sends one."
+        },
+    )
+
+
 class EventsQuerySchema(Schema):
     after = fields.Integer(load_default=0, validate=VERSION)
 
@@ -437,6 +448,13 @@ class ProblemSchema(Schema):
         metadata={"description": "the game's current version (409 stale version)", OPTIONAL: True}
     )
     limit = fields.String(metadata={"description": "the rate limit that was exceeded (429)", OPTIONAL: True})
+    reason = fields.String(
+        metadata={
+            "description": "why nothing can be taken back (409 undo-refused): `not_to_move`, `nothing`, "
+            "`other_seat` or `revealed`",
+            OPTIONAL: True,
+        }
+    )
     problems = fields.List(
         fields.String(),
         metadata={

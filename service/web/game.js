@@ -134,15 +134,20 @@ class Game {
     const generation = ++this.generation;
     const { body: state } = await api.get(`/games/${this.id}/state`, this.token);
     const myTurn = this.seat != null && !state.over && state.to_move.includes(this.seat);
-    const [actions, summary] = await Promise.all([
-      myTurn ? api.get(`/games/${this.id}/actions`, this.token).then((r) => r.body) : [],
+    const [offered, summary] = await Promise.all([
+      myTurn ? api.get(`/games/${this.id}/actions?final=true`, this.token) : { body: [], response: null },
       state.over ? api.get(`/games/${this.id}`).then((r) => r.body) : { ...this.summary, version: state.version, to_move: state.to_move, deadline: state.deadline },
     ]);
     if (generation !== this.generation) return;
     const wasFinished = this.summary.status === "finished";
     this.summary = summary;
     this.live = { version: state.version, view: state.view, over: state.over };
-    this.actions = actions;
+    // the platform's undo comes last in the list: a button of its own, never a board's move; the
+    // moves no undo could take back are asked about before they are sent (play)
+    const finals = (offered.response?.headers.get("Kotlik-Final") || "").split(",").filter(Boolean).map(Number);
+    this.finals = new Set(finals.map((i) => canon(offered.body[i])));
+    this.canUndo = offered.body.some((a) => a.type === "undo");
+    this.actions = offered.body.filter((a) => a.type !== "undo");
     if (summary.status === "finished" && !wasFinished) await this.loadEvents(); // the whole log now
     else if (this.board.forgets && state.version !== this.logRead) {
       this.logRead = state.version; // the memory rule hides again what a move showed: the log as a reload shows it
@@ -183,7 +188,7 @@ class Game {
     this.drawNow();
     this.drawSlider();
     // redrawn only when something it shows changed, so a click never lands on a replaced element
-    const key = JSON.stringify([this.live.version, this.actions, lang(), this.busy]);
+    const key = JSON.stringify([this.live.version, this.actions, lang(), this.busy, this.canUndo]);
     if (this.replayAt == null && key !== this.drawn) {
       this.drawn = key;
       this.drawBoard(this.live.version, this.live.view, false);
@@ -221,11 +226,22 @@ class Game {
   /** A seat's way out of a running game (resign) and into the next one (rematch, once). */
   endings(s) {
     if (s.status === "active") {
-      return [h("button", { type: "button", "data-testid": "resign", disabled: this.busy, onclick: () => this.resign() }, t("resign"))];
+      const ask = h("input", { type: "checkbox", "data-testid": "ask-final", checked: askFinal() || undefined,
+        onchange: (e) => localStorage.setItem(ASK_FINAL, e.target.checked ? "yes" : "no") });
+      return [
+        h("button", { type: "button", "data-testid": "undo", disabled: this.busy || !this.canUndo, onclick: () => this.undo() }, t("undo")),
+        h("label", { class: "ask-final" }, ask, " ", t("askFinal")),
+        h("button", { type: "button", "data-testid": "resign", disabled: this.busy, onclick: () => this.resign() }, t("resign")),
+      ];
     }
     if (s.status !== "finished") return [];
     if (s.rematch) return [h("a", { href: `#/game/${s.rematch}`, "data-testid": "rematch-link" }, t("rematch"))];
     return [h("button", { type: "button", "data-testid": "rematch", disabled: this.busy, onclick: () => this.rematch() }, t("rematch"))];
+  }
+
+  /** Take back this seat's newest move of the turn (the platform's undo). */
+  async undo() {
+    if (this.canUndo) await this.play({ type: "undo" });
   }
 
   async resign() {
@@ -395,6 +411,7 @@ class Game {
 
   async play(command) {
     if (this.busy) return;
+    if (askFinal() && this.finals?.has(canon(command)) && !confirm(t("confirmFinal"))) return;
     this.busy = true;
     try {
       const key = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
@@ -424,6 +441,9 @@ class Game {
       const seats = event.data?.score?.seats || [];
       return `${t("score")}: ${seats.map((s) => `${this.summary.seats[s.seat]?.name ?? s.seat} ${s.total ?? s.left ?? ""}`).join(", ")}`;
     }
+    if (event.type === "kotlik.Undone") {
+      return `${this.summary.seats[event.data.seat]?.name ?? t("seatN", event.data.seat)}: ${t("undone")}`;
+    }
     if (event.type === "kotlik.SeatResigned") {
       const who = this.summary.seats[event.data.seat]?.name ?? t("seatN", event.data.seat);
       return `${who}: ${t(event.data.reason === "forfeit" ? "forfeited" : "resigned")}`;
@@ -450,4 +470,17 @@ class Game {
     const jump = h("button", { type: "button", class: "log-jump", "aria-label": `${t("replay")} ${event.version}`, onclick: () => this.jumpTo(event.version) }, `${event.version}.`);
     return h("li", { "data-version": event.version }, jump, " ", text);
   }
+}
+
+/** Whether to ask before a move no undo could take back: on unless the player turned it off. */
+const ASK_FINAL = "kotlik.askFinal";
+function askFinal() {
+  return localStorage.getItem(ASK_FINAL) !== "no";
+}
+
+/** A command as text with its keys sorted, so a board's body and the listed one compare equal. */
+function canon(value) {
+  if (Array.isArray(value)) return `[${value.map(canon).join(",")}]`;
+  if (value && typeof value === "object") return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canon(value[k])}`).join(",")}}`;
+  return JSON.stringify(value);
 }

@@ -164,7 +164,8 @@ def play_to_end(api: Client, game: dict[str, Any], seed: int, deadline_s: float 
             continue
         client = clients[humans[0]]
         view = client.get(f"{path}/state").body
-        actions = client.get(f"{path}/actions").body
+        # the platform's undo is offered beside the rules' moves; a bot never takes one
+        actions = [a for a in client.get(f"{path}/actions").body if a != {"type": "undo"}]
         assert actions, f"seat {humans[0]} is to move but has no legal action"
         if view["version"] != summary["version"]:
             continue

@@ -250,6 +250,21 @@ def _kotlik(args: list[str], url: str, **env: str) -> subprocess.CompletedProces
     )
 
 
+def test_a_game_with_undos_imports_as_the_same_game(live_url: str, worker: Any, other: Any) -> None:
+    """Undos (``kotlik.Undone``) travel in the export and are folded alike on the other side."""
+    from test_undo import _finished_with_undos
+
+    source = Client(live_url)
+    game = _finished_with_undos(source, "kupferkessel")
+    raw = source.get(game_path(game, "/export")).raw
+    api, _ = other
+    reply = _post(api, raw)
+    assert reply.status == 201, reply
+    assert api.get(game_path(game, "/export")).raw == raw, "the export round-trips byte for byte"
+    assert api.get(game_path(game, "/events")).body == source.get(game_path(game, "/events")).body
+    assert api.get(game_path(game, "/state")).body == source.get(game_path(game, "/state")).body
+
+
 def test_kotlik_import_loads_a_verified_file_and_refuses_others(
     source: dict[str, Any], server_url: str, tmp_path: Path
 ) -> None:

@@ -37,7 +37,7 @@ import games
 from commands.handlers import play_bot
 from events import StoredEvent, read
 from games.rng import Rng
-from projections import lobby
+from projections import lobby, undo
 from projections.fold import PLATFORM, opening_version, state_at
 
 #: Commands played per game by the default run: enough for a covered cauldron card, a drawn hand.
@@ -111,7 +111,17 @@ class Oracle:
         return self.rules.view(self.state, self.seat)
 
     def actions(self) -> list[Any]:
-        return [] if self.seat is None else self.rules.legal_actions(self.state, self.seat)
+        """The rules' legal commands, and last the platform's undo when the log allows one."""
+        if self.seat is None:
+            return []
+        legal = self.rules.legal_actions(self.state, self.seat)
+        entries = {e.version: undo.Entry(e.version, e.type, e.data, e.meta) for e in self.events}
+        try:
+            undo.check_turn(self.rules, self.state, self.seat)
+            undo.target(entries, max(entries), self.seat, self.rules)
+        except undo.Refused:
+            return legal
+        return [*legal, {"type": undo.COMMAND}] if legal else legal
 
     def event(self, event: StoredEvent, state: Any | None = None) -> dict[str, Any]:
         """The event as the game redacts it; a platform event without its ``options`` (the game
@@ -313,7 +323,7 @@ def _play(table: Table, pool: Any, commands: int, seed: int) -> None:
         seat = summary["to_move"][0]
         client = table.clients[seat]
         view = client.get(f"{table.path}/state").body["view"]
-        command = choose(view, client.get(f"{table.path}/actions").body, rng)
+        command = choose(view, _moves(client.get(f"{table.path}/actions").body), rng)
         reply = client.post(f"{table.path}/commands", {**command, "expected_version": summary["version"]})
         assert reply.status == 201, (command, reply)
         table.answers.append((seat, reply.body))
@@ -368,7 +378,7 @@ def test_a_replay_of_a_running_kupferkessel_cannot_rebuild_a_cauldron(live_url: 
     for _ in range(12):
         client = table.clients[table.api.get(table.path).body["to_move"][0]]
         view = client.get(f"{table.path}/state").body["view"]
-        command = choose(view, client.get(f"{table.path}/actions").body, rng)
+        command = choose(view, _moves(client.get(f"{table.path}/actions").body), rng)
         assert client.post(f"{table.path}/commands", command).status == 201
     with pool.connection() as conn:
         state = state_at(conn, table.id, table.rules).state
@@ -449,3 +459,8 @@ def test_a_bot_is_given_its_seats_view_and_nothing_more(
         assert play_bot(conn, game_id, 1, row.version) is not None
     assert given == [rules.view(state, 1)]
     assert given[0] != state and given[0] != rules.view(state, 0)
+
+
+def _moves(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``/actions`` without the platform's undo: a bot never takes one."""
+    return [a for a in actions if a["type"] != undo.COMMAND]
