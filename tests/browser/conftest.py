@@ -92,17 +92,29 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+def no_final_question(context: Any) -> None:
+    """Turn off, in ``context``, the question before a move no undo can take back, as a player may:
+    Playwright dismisses every ``confirm``, so the move would not be sent."""
+    context.add_init_script("localStorage.setItem('kotlik.askFinal', 'no')")
+
+
 @pytest.fixture
 def new_page(browser: Any) -> Iterator[Any]:
-    """``new_page(width=1200, height=900, color_scheme="light")``: a page in a context of its own (its
-    own storage, so its own seat tokens; ``color_scheme="dark"`` for the dark mode); any script error
-    on it (a board that threw included) fails the test."""
+    """``new_page(width=1200, height=900, color_scheme="light", ask_final=False)``: a page in a
+    context of its own (its own storage, so its own seat tokens; ``color_scheme="dark"`` for the dark
+    mode); any script error on it (a board that threw included) fails the test. The question before
+    a move no undo can take back is off (as a player may set it: Playwright would dismiss it, and
+    the move would not be sent) unless ``ask_final``, for the tests of that question."""
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def make(width: int = 1200, height: int = 900, color_scheme: str = "light") -> Any:
+    def make(
+        width: int = 1200, height: int = 900, color_scheme: str = "light", ask_final: bool = False
+    ) -> Any:
         context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=color_scheme)
         context.set_default_timeout(15_000)
+        if not ask_final:
+            no_final_question(context)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))

@@ -25,13 +25,15 @@ from browserui import (
     wait_for_exact_version,
     wait_for_version,
 )
-from conftest import Web
+from conftest import Web, no_final_question
 
 
 @pytest.fixture(scope="module")
 def played(web: Web, browser: Any, screenshots: Path) -> Iterator[dict[str, Any]]:
     """A Kupferkessel game made in the form and played to the end by two browser contexts."""
     contexts = [browser.new_context(viewport={"width": 1200, "height": 950}) for _ in range(2)]
+    for context in contexts:
+        no_final_question(context)
     pages = [c.new_page() for c in contexts]
     links = create_in_form(pages[0], web.url, "kupferkessel", humans=2)
     for page, link in zip(pages, links, strict=True):

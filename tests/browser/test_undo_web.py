@@ -31,7 +31,7 @@ def _click_action(page: Any, web: Web, game: dict[str, Any], seat: int, kind: st
 def test_a_move_is_taken_back_and_a_final_one_is_asked_about(web: Web, new_page: Any) -> None:
     game = create(web.api, "carcassonne", [{"name": "Alena"}, {"name": "Boris"}])
     seat = web.api.get(game_path(game)).body["to_move"][0]
-    page, other = new_page(), new_page()
+    page, other = new_page(ask_final=True), new_page(ask_final=True)
     open_seat(page, invite(web.url, game, seat))
     open_seat(other, invite(web.url, game, 1 - seat))
     assert page.locator("[data-testid=undo]").is_disabled(), "nothing to take back yet"
