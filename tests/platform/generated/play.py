@@ -32,6 +32,8 @@ from kotlik_api_client.models import (
     CarcassonneCreate,
     CarcassonneCreateOptions,
     CarodeniCreate,
+    CarodeniCreateOptions,
+    CarodeniCreateOptionsDifficultySolo,
     CreatedGame,
     GameSummary,
     KupferkesselCreate,
@@ -54,7 +56,11 @@ def seats() -> list[SeatRequestType0]:
 
 GAMES = [
     KupferkesselCreate(game="kupferkessel", seats=seats()),
-    CarodeniCreate(game="carodeni", seats=seats()),
+    CarodeniCreate(
+        game="carodeni",
+        seats=[SeatRequestType0(name="Python"), SeatRequestType0(name="Ostara", bot="ostara")],
+        options=CarodeniCreateOptions(solo=True, difficulty=CarodeniCreateOptionsDifficultySolo.EXPERIENCED),
+    ),
     SkodakouzlaCreate(game="skodakouzla", seats=seats(), options=SkodakouzlaCreateOptions(income=2)),
     CarcassonneCreate(game="carcassonne", seats=seats(), options=CarcassonneCreateOptions(mage_witch=False)),
 ]
