@@ -11,6 +11,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import ValidationError
 from psycopg import Connection
+from werkzeug.exceptions import BadRequest
 
 import commands
 import games
@@ -289,12 +290,27 @@ class Commands(MethodView):
         with connection() as conn:
             seat = caller_seat(conn, game_id, required=True)
             assert seat is not None
-            key = request.headers.get("Idempotency-Key")
+            key = _idempotency_key()
             payload, headers, queued = play(
                 conn, caches(), game_id, seat, body, key, listener.current().latest
             )
         after_answer(queued)
         return bodies.answer(payload, 201, headers)
+
+
+#: The longest ``Idempotency-Key`` taken, as the document says (``service.contract.document``).
+MAX_IDEMPOTENCY_KEY = 200
+
+
+def _idempotency_key() -> str | None:
+    """The ``Idempotency-Key`` header, if sent: an empty or overlong one is a 400, as the document
+    bounds it (Schemathesis sent both, and they were taken)."""
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
+        raise BadRequest(
+            f"an Idempotency-Key has 1 to {MAX_IDEMPOTENCY_KEY} characters; this one has {len(key)}"
+        )
+    return key
 
 
 @blp.route("/<uuid:game_id>/events")
@@ -319,9 +335,31 @@ def _events(conn: Connection[Any], row: GameRow, after: int) -> list[StoredEvent
     return cached if cached is not None else read(conn, row.id, after=after, upto=row.version)
 
 
-#: The stream, for the document: how it is framed and when it ends (``service.live.feed``).
+#: The stream, for the document: one event of it (OpenAPI 3.1 gives a ``text/event-stream``'s
+#: ``schema`` to each event, as Schemathesis reads it; 3.2 would call it ``itemSchema``), how it is
+#: framed and when it ends (``service.live.feed``).
 SSE = {
-    "type": "string",
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "description": "the event's version", "x-optional": True},
+        "event": {
+            "type": "string",
+            "description": "the event's type; `end` once the game is scored",
+            "x-optional": True,
+        },
+        "data": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": {"anyOf": [{"$ref": "#/components/schemas/Event"}, {"const": {}}]},
+            "description": "the event as `/events` sends it, as JSON; `{}` with `end`",
+            "x-optional": True,
+        },
+        "retry": {
+            "type": "integer",
+            "description": "milliseconds to wait before reconnecting (the first, alone)",
+            "x-optional": True,
+        },
+    },
     "description": (
         "Server-sent events: `retry: 2000` first; then per event `id: <version>`, `event: <type>` and "
         "`data: <an Event as /events sends it, as JSON>`; a `: keep-alive` comment every "

@@ -8,11 +8,18 @@ directive taken out must fail to compile: the check checks.
 
 The Python client generated from the same document is a package pip can install
 (``kotlik-api-client``, ``kotlik_api_client``: the document's title is ASCII), its create-game model
-has ``options``, and its models refuse bodies missing what the schema requires.
+has ``options``, its models refuse bodies missing what the schema requires, and it has every
+operation (the import's too, whose body it sends as ``application/octet-stream``).
 
-The tools are pinned and installed from the npm registry into a cache directory once
-(``KOTLIK_GENERATORS_DIR``, default ``~/.cache/kotlik-generators``); without node/npm or the
-registry the test skips, unless ``KOTLIK_REQUIRE_GENERATORS=1`` (``.ci/run``) makes that a failure.
+And clients built on them play: ``generated/play.ts`` (openapi-fetch on the generated types) and
+``generated/play.py`` (the generated package) each play a game of every kind to the end against the
+server's bots, choosing from ``/actions``, none of their commands refused.
+
+The npm packages are pinned by ``generated/package.json`` and ``package-lock.json`` and installed
+from the npm registry by ``npm ci`` into a cache directory named after the lock's digest
+(``KOTLIK_GENERATORS_DIR``, default ``~/.cache/kotlik-generators``), the Python generator into a venv
+there; without node/npm or the registries the tests skip, unless ``KOTLIK_REQUIRE_GENERATORS=1``
+(``.ci/run``) makes that a failure.
 """
 
 from __future__ import annotations
