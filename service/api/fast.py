@@ -28,7 +28,7 @@ from uuid import UUID
 from flask import Flask, Response
 
 from events.outbox import Queued
-from service.api.turns import legal_now, plain_command, play
+from service.api.turns import key_fits, legal_now, plain_command, play
 from service.contract import bodies
 from service.guard import cors
 from service.guard.auth import bearer_token, seat_and_game, seat_of
@@ -108,6 +108,8 @@ class HotRoutes:
                 if seat is None:
                     return None
                 key = environ.get("HTTP_IDEMPOTENCY_KEY")
+                if not key_fits(key):
+                    return None  # the app's 400
                 payload, headers, queued = play(conn, self.caches, game_id, seat, body, key, self.newest)
         except Exception as error:  # every error gets the app's own answer
             return self._problem(environ, error)

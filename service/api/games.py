@@ -20,7 +20,7 @@ from events import StoredEvent, read
 from projections import clocks, lobby, seen
 from projections.fold import Folded, opening_version, state_at
 from projections.lobby import GameRow
-from service.api.turns import legal_now, plain_command, play
+from service.api.turns import MAX_IDEMPOTENCY_KEY, key_fits, legal_now, plain_command, play
 from service.context import answering_within, caches, connection
 from service.contract import bodies, schemas, validation
 from service.contract.problems import NoSuchVersion, NotFound
@@ -298,15 +298,11 @@ class Commands(MethodView):
         return bodies.answer(payload, 201, headers)
 
 
-#: The longest ``Idempotency-Key`` taken, as the document says (``service.contract.document``).
-MAX_IDEMPOTENCY_KEY = 200
-
-
 def _idempotency_key() -> str | None:
     """The ``Idempotency-Key`` header, if sent: an empty or overlong one is a 400, as the document
     bounds it (Schemathesis sent both, and they were taken)."""
     key = request.headers.get("Idempotency-Key")
-    if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
+    if key is not None and not key_fits(key):
         raise BadRequest(
             f"an Idempotency-Key has 1 to {MAX_IDEMPOTENCY_KEY} characters; this one has {len(key)}"
         )
