@@ -73,6 +73,7 @@ def machine(api: Client, answers: Counter[str]) -> Any:
         def setup(self) -> None:
             self.tokens: dict[str, dict[int, str]] = {}
             self.seated: dict[str, str] = {}
+            self.moved: set[str] = set()
 
         def before_call(self, case: Any) -> None:
             if case.query and "wait" in case.query:
@@ -83,6 +84,13 @@ def machine(api: Client, answers: Counter[str]) -> Any:
             # case: Schemathesis' ignored_auth then knows it valid, and sends the call without it.
             game_id = str((case.path_parameters or {}).get("game_id"))
             self.seated = {"Authorization": f"Bearer {self.token(game_id)}"} if game_id in self.tokens else {}
+            # A created game's first positive command is a legal one (the first ``/actions`` lists), so
+            # every walk that creates a game and commands it plays a move; later ones stay generated.
+            if case.operation.label == PLAY and self.seated and _positive(case) and game_id not in self.moved:
+                self.moved.add(game_id)
+                listed = api.seat(self.seated["Authorization"][7:]).get(f"{GAMES}/{game_id}/actions").body
+                if listed:
+                    case.body = listed[0]
 
         def token(self, game_id: str) -> str:
             """A human seat to move's token, else any human seat's."""
