@@ -48,6 +48,17 @@ blp = Blueprint(
 MAX_IMPORT = 16 * 1024 * 1024
 #: The media type of an export (JSON Lines).
 JSON_LINES = "application/x-ndjson"
+#: The same file as bytes, also accepted: generators that know no JSON Lines (openapi-python-client
+#: skips an operation whose only body is one) send a file as ``application/octet-stream``.
+OCTETS = "application/octet-stream"
+#: An import's body, for the document: the export file, as JSON Lines or as bytes.
+IMPORT_BODY = {
+    "required": True,
+    "content": {
+        JSON_LINES: {"schema": {"type": "string"}},
+        OCTETS: {"schema": {"type": "string", "format": "binary"}},
+    },
+}
 #: An export, for the document: lines of JSON (``audit.verify`` reads them).
 EXPORT = {
     "type": "string",
@@ -153,10 +164,11 @@ class Import(MethodView):
     )
     @blp.doc(
         security=[{"admin": []}],
-        requestBody={"required": True, "content": {JSON_LINES: {"schema": {"type": "string"}}}},
+        requestBody=IMPORT_BODY,
     )
     def post(self) -> Any:
-        """Load an exported finished game (the body: the file, ``Content-Type: application/x-ndjson``)
+        """Load an exported finished game (the body: the file, ``Content-Type: application/x-ndjson``
+        or ``application/octet-stream``)
         with its id, events and seed, after verifying it; operators only (the admin token).
 
         Nothing is written if it does not verify, exists already, is cut short, is not JSON, or is

@@ -28,7 +28,7 @@ from uuid import UUID
 from flask import Flask, Response
 
 from events.outbox import Queued
-from service.api.turns import legal_now, plain_command, play
+from service.api.turns import key_fits, legal_now, plain_command, play
 from service.contract import bodies
 from service.guard import cors
 from service.guard.auth import bearer_token, holder, seat_and_game
@@ -112,6 +112,8 @@ class HotRoutes:
                 if seated is None:
                     return None
                 key = environ.get("HTTP_IDEMPOTENCY_KEY")
+                if not key_fits(key):
+                    return None  # the app's 400
                 payload, headers, queued = play(
                     conn, self.caches, game_id, (token, seated), body, key, self.newest
                 )

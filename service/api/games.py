@@ -10,6 +10,7 @@ from flask import Response, request, stream_with_context, url_for
 from flask.views import MethodView
 from marshmallow import ValidationError
 from psycopg import Connection
+from werkzeug.exceptions import BadRequest
 
 import commands
 import games
@@ -18,7 +19,7 @@ from events import StoredEvent, read
 from projections import clocks, lobby, seen
 from projections.fold import Folded, opening_version, state_at
 from projections.lobby import GameRow
-from service.api.turns import final_ones, legal_now, plain_command, play
+from service.api.turns import MAX_IDEMPOTENCY_KEY, final_ones, key_fits, legal_now, plain_command, play
 from service.context import answering_within, caches, connection
 from service.contract import bodies, schemas, validation
 from service.contract.pagination import Blueprint
@@ -302,12 +303,23 @@ class Commands(MethodView):
         body = bodies.read(blp, COMMAND, plain_command)
         with connection() as conn:
             token, seated = caller_holder(conn, game_id)
-            key = request.headers.get("Idempotency-Key")
+            key = _idempotency_key()
             payload, headers, queued = play(
                 conn, caches(), game_id, (token, seated), body, key, listener.current().latest
             )
         after_answer(queued)
         return bodies.answer(payload, 201, headers)
+
+
+def _idempotency_key() -> str | None:
+    """The ``Idempotency-Key`` header, if sent: an empty or overlong one is a 400, as the document
+    bounds it (Schemathesis sent both, and they were taken)."""
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not key_fits(key):
+        raise BadRequest(
+            f"an Idempotency-Key has 1 to {MAX_IDEMPOTENCY_KEY} characters; this one has {len(key)}"
+        )
+    return key
 
 
 @blp.route("/<uuid:game_id>/events")
@@ -332,9 +344,31 @@ def _events(conn: Connection[Any], row: GameRow, after: int) -> list[StoredEvent
     return cached if cached is not None else read(conn, row.id, after=after, upto=row.version)
 
 
-#: The stream, for the document: how it is framed and when it ends (``service.live.feed``).
+#: The stream, for the document: one event of it (OpenAPI 3.1 gives a ``text/event-stream``'s
+#: ``schema`` to each event, as Schemathesis reads it; 3.2 would call it ``itemSchema``), how it is
+#: framed and when it ends (``service.live.feed``).
 SSE = {
-    "type": "string",
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "description": "the event's version", "x-optional": True},
+        "event": {
+            "type": "string",
+            "description": "the event's type; `end` once the game is scored",
+            "x-optional": True,
+        },
+        "data": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": {"anyOf": [{"$ref": "#/components/schemas/Event"}, {"const": {}}]},
+            "description": "the event as `/events` sends it, as JSON; `{}` with `end`",
+            "x-optional": True,
+        },
+        "retry": {
+            "type": "integer",
+            "description": "milliseconds to wait before reconnecting (the first, alone)",
+            "x-optional": True,
+        },
+    },
     "description": (
         "Server-sent events: `retry: 2000` first; then per event `id: <version>`, `event: <type>` and "
         "`data: <an Event as /events sends it, as JSON>`; a `: keep-alive` comment every "

@@ -30,6 +30,15 @@ from service.guard.auth import holder
 from service.live.polls import etag
 from service.server.metrics import COMMANDS
 
+#: The longest ``Idempotency-Key`` taken, as the document bounds it (``service.contract.document``).
+MAX_IDEMPOTENCY_KEY = 200
+
+
+def key_fits(key: str | None) -> bool:
+    """Whether an ``Idempotency-Key`` (``None``: none sent) is within the document's bounds; the
+    app answers one that is not with a 400, the fast path leaves it to the app."""
+    return key is None or 1 <= len(key) <= MAX_IDEMPOTENCY_KEY
+
 
 def legal_now(
     conn: Connection[Any], caches: Caches, row: GameRow, folded: Folded, seat: int | None

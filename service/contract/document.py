@@ -66,8 +66,9 @@ REQUEST_HEADERS: dict[tuple[str, str], list[dict[str, Any]]] = {
         {
             "name": "If-None-Match",
             "in": "header",
-            "description": "An `ETag` this API gave: 304 unless the game is past it (`?wait=`: by then)",
-            "schema": {"type": "string", "maxLength": 200},
+            "description": "An `ETag` this API gave: 304 unless the game is past it (`?wait=`: by then); "
+            "any other value matches no version (RFC 9110), so the answer is the state",
+            "schema": {"type": "string"},
         }
     ],
     ("post", "/commands"): [

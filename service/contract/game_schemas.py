@@ -112,8 +112,29 @@ def _ref(name: str) -> str:
 
 def openapi(schema: Any) -> Any:
     """A game's draft 2020-12 schema as a schema object of the document: OpenAPI 3.1's schemas are
-    draft 2020-12, so it is the same schema (a copy: the document's passes change what they get)."""
-    return deepcopy(schema)
+    draft 2020-12, so it is the same schema (a copy: the document's passes change what they get),
+    but for a ``const`` that is a branch of a union, written as the one-value ``enum`` it equals:
+    openapi-python-client's parser of a union stops at a ``const`` branch that does not match,
+    never trying the branches after it (openapi-python-client#1263; Škoda kouzla's ``target`` is
+    ``"wizard"`` or a card), so a generated client could not read the card a spell was aimed at."""
+    copied = deepcopy(schema)
+    _consts_as_enums(copied)
+    return copied
+
+
+def _consts_as_enums(schema: Any) -> None:
+    if isinstance(schema, list):
+        for item in schema:
+            _consts_as_enums(item)
+        return
+    if not isinstance(schema, dict):
+        return
+    for union in ("anyOf", "oneOf"):
+        for branch in schema.get(union, []):
+            if isinstance(branch, dict) and "const" in branch:
+                branch["enum"] = [branch.pop("const")]
+    for value in schema.values():
+        _consts_as_enums(value)
 
 
 def described() -> list[str]:

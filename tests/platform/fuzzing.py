@@ -27,6 +27,15 @@ CHECKS = [
     openapi_checks.response_headers_conformance,
 ]
 
+
+def every_check() -> list[Any]:
+    """Every check Schemathesis has (the stateful ones too: use after free, resource availability,
+    ignored auth, object-level authorization, ...), as its registry lists them."""
+    from schemathesis.checks import CHECKS as REGISTRY
+
+    return list(REGISTRY.get_all())
+
+
 # An import's body is an export file (JSON Lines, a string in the document): sent as text.
 schemathesis.serializer.alias("application/x-ndjson", "text/plain")
 

@@ -215,6 +215,20 @@ def test_idempotency_key_retry_appends_nothing(api: Client, game: dict[str, Any]
     assert _log(api, game) == log
 
 
+def test_an_idempotency_key_out_of_its_documented_bounds_is_a_400(api: Client, game: dict[str, Any]) -> None:
+    """The document bounds the key to 1..200 characters; an empty or longer one was taken (found by
+    Schemathesis' negative_data_rejection): now it is refused before anything is played."""
+    mover, _, _ = _mover(api, game)
+    command = mover.get(game_path(game, "/actions")).body[0]
+    log = _log(api, game)
+    for key in ("", "k" * 201):
+        reply = mover.post(game_path(game, "/commands"), command, headers={"Idempotency-Key": key})
+        assert reply.status == 400 and "Idempotency-Key" in reply.problem["detail"], (len(key), reply)
+    assert _log(api, game) == log
+    longest = mover.post(game_path(game, "/commands"), command, headers={"Idempotency-Key": "k" * 200})
+    assert longest.status == 201, longest
+
+
 def test_an_idempotency_key_binds_the_whole_command_and_belongs_to_its_seat(
     api: Client, game: dict[str, Any]
 ) -> None:
