@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from livepath.client import TIMEOUT, Api, Tally
-from livepath.known import GAME
+from livepath.known import GAME, UNDO
 from livepath.players import Window
 from livepath.sse import Stream
 
@@ -39,7 +39,8 @@ class _Game:
 
     async def actions(self, replies: Replies) -> list[dict[str, Any]] | None:
         answer = await self.api.call("GET", f"/games/{self.id}/actions", token=self.token)
-        return list(answer.body) if replies.calls.record(answer, 200) else None
+        # the platform's undo is offered beside the rules' moves; a bot only moves on
+        return [a for a in answer.body if a != UNDO] if replies.calls.record(answer, 200) else None
 
     async def over(self) -> bool:
         answer = await self.api.call("GET", f"/games/{self.id}")

@@ -15,6 +15,10 @@ import games
 from games.kupferkessel.content import card_order
 from games.rng import Rng
 
+#: The platform's undo, offered in ``/actions`` beside the rules' moves: the load's players and
+#: bots only move on.
+UNDO = {"type": "undo"}
+
 GAME = "kupferkessel"
 _ANY_SEED = bytes(32)  # nothing is left to shuffle once the whole deck is arranged
 

@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 
 from livepath.client import Answer, Api, Tally
 from livepath.keepalive import KeepAlive
-from livepath.known import GAME, Script
+from livepath.known import GAME, UNDO, Script
 
 ASKING, KNOWING = "actions+post", "post-only"
 TWO_HUMANS = [{"name": "White"}, {"name": "Black"}]
@@ -235,7 +235,7 @@ class Driver:
         if not self.other.record(answer, 200):
             await asyncio.sleep(0.1)  # a failing server is not hammered in a tight loop
             return None
-        return list(answer.body)
+        return [a for a in answer.body if a != UNDO]  # a player here only moves on
 
     async def _play_asking(self, table: Table, window: Window, pace: Pace | None) -> None:
         while window.open:

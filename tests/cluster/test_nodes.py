@@ -27,7 +27,7 @@ from uuid import UUID
 import pytest
 from deployment import METRICS_TOKEN, Cluster
 from gamelog import check_game
-from httpclient import Client, Reply, create
+from httpclient import Client, Reply, create, moves
 from processes import wait_until
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -67,7 +67,7 @@ def _move(
     path = f"/api/v1/games/{game['id']}"
     view = pick().seat(token).get(f"{path}/state").body
     assert view["version"] >= seen, f"a node served version {view['version']} after a 201 at {seen}"
-    actions = pick().seat(token).get(f"{path}/actions").body
+    actions = moves(pick().seat(token).get(f"{path}/actions").body)
     command = {**choose(view["view"], actions, rng), "expected_version": view["version"]}
     node = pick()
     reply = node.seat(token).post(f"{path}/commands", command)
@@ -215,7 +215,7 @@ def test_a_web_node_killed_mid_load_costs_a_retry_never_a_move(cluster: Cluster)
                 token = game["seats"][summary["to_move"][0]]["token"]
                 seat = api.seat(token)
                 view = _retrying(seat, "GET", f"{path}/state").body
-                actions = _retrying(seat, "GET", f"{path}/actions").body
+                actions = moves(_retrying(seat, "GET", f"{path}/actions").body)
                 command = dict(choose(view["view"], actions, dice))
                 key = str(uuid.uuid4())
                 reply = _retrying(seat, "POST", f"{path}/commands", command, headers={"Idempotency-Key": key})

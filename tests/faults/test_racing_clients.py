@@ -15,7 +15,7 @@ from uuid import UUID
 
 import pytest
 from conftest import check_game, size
-from httpclient import Client, Reply, create
+from httpclient import Client, Reply, create, moves
 from processes import environment, kotlik_web
 
 #: Each test stops itself well before this; the timeout only guards CI against a hang.
@@ -106,7 +106,7 @@ def test_clients_over_many_games_every_201_is_one_stored_command(web: Client, po
         while attempts < 5:
             summary = web.get(path, timeout=60).body
             seat = seats[g][summary["to_move"][0]]
-            actions = seat.get(f"{path}/actions", timeout=60).body
+            actions = moves(seat.get(f"{path}/actions", timeout=60).body)
             if not actions:  # another client moved the game on between the two reads
                 continue
             command = {**actions[(i + attempts) % len(actions)], "expected_version": summary["version"]}

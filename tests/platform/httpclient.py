@@ -133,6 +133,12 @@ def create(
 STALL_S = 60
 
 
+def moves(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rules' moves among a seat's ``/actions``: the platform's ``undo`` is offered beside them,
+    and a client that plays on (a bot, a test's player) never takes one."""
+    return [a for a in actions if a != {"type": "undo"}]
+
+
 def play_to_end(api: Client, game: dict[str, Any], seed: int, deadline_s: float = 600) -> dict[str, Any]:
     """Play every human seat until the game is finished, choosing from ``/state`` and ``/actions``
     as the game's own ``random`` bot does (a uniform pick among bodies can stall a game for ever:
@@ -164,8 +170,7 @@ def play_to_end(api: Client, game: dict[str, Any], seed: int, deadline_s: float 
             continue
         client = clients[humans[0]]
         view = client.get(f"{path}/state").body
-        # the platform's undo is offered beside the rules' moves; a bot never takes one
-        actions = [a for a in client.get(f"{path}/actions").body if a != {"type": "undo"}]
+        actions = moves(client.get(f"{path}/actions").body)
         assert actions, f"seat {humans[0]} is to move but has no legal action"
         if view["version"] != summary["version"]:
             continue

@@ -13,7 +13,7 @@ from uuid import UUID
 
 import psycopg
 from gamelog import check_game
-from httpclient import Client
+from httpclient import Client, moves
 
 from games.rng import Rng
 
@@ -103,7 +103,7 @@ def play(api: Client, tally: Tally, playing: threading.Event, number: int) -> No
         actions = retrying(seat, tally, "GET", f"{path}/actions")
         if actions is None or actions.status != 200 or not actions.body:
             continue
-        command = {**rng.choice(actions.body), "expected_version": summary.body["version"]}
+        command = {**rng.choice(moves(actions.body)), "expected_version": summary.body["version"]}
         key = str(uuid.uuid4())
         reply = retrying(seat, tally, "POST", f"{path}/commands", command, headers={"Idempotency-Key": key})
         with tally.lock:

@@ -78,9 +78,11 @@ def expect(kind: type[T], what: str, answer: Any) -> T:
 
 def choose(actions: list[Any], rng: random.Random) -> Any:
     """A kind of command first, then one of its bodies: a uniform pick among bodies can stall a
-    game (Škoda kouzla lists many ways to swap shop cards and one to end the phase)."""
-    kind = rng.choice(sorted({action.type_ for action in actions}))
-    return rng.choice([action for action in actions if action.type_ == kind])
+    game (Škoda kouzla lists many ways to swap shop cards and one to end the phase). Never
+    ``undo``: this player only moves on."""
+    forward = [action for action in actions if action.type_ != "undo"]
+    kind = rng.choice(sorted({action.type_ for action in forward}))
+    return rng.choice([action for action in forward if action.type_ == kind])
 
 
 def play(base: str, body: Any, rng: random.Random) -> dict[str, Any]:

@@ -48,12 +48,14 @@ function pick<T>(items: readonly T[], random: () => number): T {
 }
 
 /** A kind of command first, then one of its bodies: a uniform pick among bodies can stall a game
- * (Škoda kouzla lists many ways to swap shop cards and one to end the phase). */
+ * (Škoda kouzla lists many ways to swap shop cards and one to end the phase). Never `undo`: this
+ * player only moves on. */
 function choose(actions: Command[], random: () => number): Command {
-  const kinds = [...new Set(actions.map((action) => action.type))].sort();
+  const forward = actions.filter((action) => action.type !== "undo");
+  const kinds = [...new Set(forward.map((action) => action.type))].sort();
   const kind = pick(kinds, random);
   return pick(
-    actions.filter((action) => action.type === kind),
+    forward.filter((action) => action.type === kind),
     random,
   );
 }
