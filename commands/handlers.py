@@ -229,7 +229,8 @@ def play(
     ):
         with contextlib.suppress(errors.UniqueViolation, GameError, VersionConflict):
             return _decide(conn, hot.row, hot.folded, decision)
-    try:
+
+    def read_and_decide() -> Played:
         row, before = states.with_row(conn, game_id, partial(lobby.later, game_id=game_id, secret=True))
         if credentials is not None and row.credentials != credentials:
             raise CredentialsChanged(f"a seat token of game {game_id} was reissued")
@@ -238,14 +239,8 @@ def play(
         if row.over:
             raise GameOver("the game waits for players" if row.waiting else "the game is over")
         return _decide(conn, row, before, decision)
-    except (errors.UniqueViolation, GameError, VersionConflict):
-        # The same key racing its first use loses at the append or at the key, or (having read
-        # the game after the winner's commit) finds its command no longer fits; either way it
-        # gets the winner's answer, if there is one.
-        earlier = _replay(conn, game_id, key, states, credentials) if key is not None else None
-        if earlier is None:
-            raise
-        return earlier
+
+    return _guarded(conn, game_id, key, states, credentials, read_and_decide)
 
 
 def _guarded(
@@ -256,7 +251,10 @@ def _guarded(
     credentials: int | None,
     write: Callable[[], Played],
 ) -> Played:
-    """``write()``, or the answer of the same idempotency key's first use if it lost a race to it."""
+    """``write()``, or the answer of the same idempotency key's first use if it lost a race to it:
+    the same key racing its first use loses at the append or at the key, or (having read the game
+    after the winner's commit) finds its command no longer fits; either way it gets the winner's
+    answer, if there is one."""
     try:
         return write()
     except (errors.UniqueViolation, GameError, VersionConflict):
