@@ -95,7 +95,8 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def no_final_question(context: Any) -> None:
     """Turn off, in ``context``, the question before a move no undo can take back, as a player may:
     Playwright dismisses every ``confirm``, so the move would not be sent."""
-    context.add_init_script("localStorage.setItem('kotlik.askFinal', 'no')")
+    # (about:blank, where a test may go first, has no storage to write)
+    context.add_init_script("try { localStorage.setItem('kotlik.askFinal', 'no'); } catch (e) {}")
 
 
 @pytest.fixture
