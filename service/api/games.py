@@ -24,7 +24,7 @@ from service.context import answering_within, caches, connection
 from service.contract import bodies, schemas, validation
 from service.contract.pagination import Blueprint
 from service.contract.problems import NoSuchVersion, NotFound
-from service.guard.auth import caller_holder, caller_player, caller_seat
+from service.guard.auth import caller_holder, caller_player, caller_seat, player_if_any
 from service.live import listener, polls
 from service.live.feed import KEEP_ALIVE, STREAM_SECONDS, stream
 from service.live.handover import after_answer
@@ -77,13 +77,15 @@ class Games(MethodView):
         is listed in `GET /games?open=true` and starts when its last seat is taken. Such a game,
         and a `rated` one, is created with the creator's player key, the creator sitting as
         `{"player": <their id>}`. A game created with a player key (any game) records its creator,
-        who may then reissue its seats' tokens (`POST /games/{id}/seats/{seat}/token`).
+        who may then reissue its seats' tokens (`POST /games/{id}/seats/{seat}/token`); any other
+        bearer token (a seat's, say) is not looked at here.
         """
         options = dict(body["options"])
         clock = clocks.parse(options.pop("clock", None), games.load(body["game"]).BOTS)
         validation.check_options(body["game"], options)
         with connection() as conn:
             opening = body["rated"] or any(s.get("open") for s in body["seats"])
+            creator = caller_player(conn) if opening else player_if_any(conn)
             created = commands.create_game(
                 conn,
                 body["game"],
@@ -93,7 +95,7 @@ class Games(MethodView):
                 hooks=body["webhooks"],
                 caches=caches(),
                 rated=body["rated"],
-                creator=caller_player(conn).id if opening or "Authorization" in request.headers else None,
+                creator=None if creator is None else creator.id,
                 expires_in=body.get("expires_in"),
             )
         after_answer(created.queued)

@@ -135,6 +135,14 @@ def caller_holder(conn: Connection[Any], game_id: UUID) -> tuple[str, Seated]:
         raise
 
 
+def player_if_any(conn: Connection[Any]) -> players.Player | None:
+    """The player whose key is the bearer token, or None: no token, or one that is no player's key
+    (a client holding a seat token may send it with every request, and a game it creates is then
+    anonymous, as before credentials were recorded)."""
+    key = bearer()
+    return None if key is None else players.by_key(conn, key)
+
+
 def caller_player(conn: Connection[Any]) -> players.Player:
     """The player whose key is the bearer token; 401 without one or for a key of no player."""
     key = bearer()

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from httpclient import Client, create, game_path
+from httpclient import Client, create, game_path, moves
 from processes import ROOT, environment
 
 import games
@@ -106,7 +106,7 @@ def _play_then_resign(api: Client, game: dict[str, Any], seed: int) -> None:
             api.get(f"{path}/state?wait=5", headers={"If-None-Match": f'"{summary["version"]}"'})
             continue
         view = me.get(f"{path}/state").body
-        actions = me.get(f"{path}/actions").body
+        actions = moves(me.get(f"{path}/actions").body)
         command = {**choose(view["view"], actions, rng), "expected_version": view["version"]}
         if me.post(f"{path}/commands", command).status == 201:
             played += 1
