@@ -58,7 +58,7 @@ def test_two_browsers_seek_the_same_game_are_paired_and_play_a_move(web: Web, ne
     first, second = pages[0][0], pages[1][0]
     asked = _requests(first)
     first.click("[data-testid=seek-go]")
-    first.wait_for_selector("[data-testid=seek-waiting]")
+    first.wait_for_selector("[data-testid=seek-waiting]", timeout=60_000)  # a loaded CI machine
     first.evaluate(WATCH)
     first.wait_for_timeout(800)  # longer than the old poll's 700 ms: a poll would show here
     before = len(asked)
