@@ -10,6 +10,7 @@ and in the worker's JSON lines of the bot turn it caused.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import urllib.request
 from collections.abc import Iterator
@@ -19,10 +20,11 @@ from uuid import UUID
 
 import pytest
 from httpclient import Client, create, game_path
-from processes import Worker, environment, free_port, wait_until, web_process
+from processes import Worker, environment, free_port, fresh_database, wait_until, web_process
 from prometheus_client.parser import text_string_to_metric_families
 
 from events import read
+from events.database import create_pool, migrate
 
 TOKEN = "worker-metrics-secret"
 BOTS = [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}]
@@ -63,16 +65,34 @@ def json_lines(log: Path) -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def node(broker: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+def database(server_url: str) -> Iterator[str]:
+    """A database of the node's own: the run's shared one has a worker whose beat re-sends the
+    tasks of games that waited on a worker, which on a loaded machine would take this node's."""
+    with fresh_database(server_url) as db:
+        migrate(db)
+        yield db
+
+
+@pytest.fixture(scope="module")
+def pool(database: str) -> Iterator[Any]:
+    with create_pool(database, max_size=1) as opened:
+        yield opened
+
+
+@pytest.fixture(scope="module")
+def node(database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     from workers.app import broker_url
     from workers.broker import prepare
 
     folder = tmp_path_factory.mktemp("worker-metrics")
     queue = f"kotlik-metrics-{secrets.token_hex(4)}"
-    prepare(broker_url(broker["DATABASE_URL"]), queue)
+    url = os.environ.get("CELERY_BROKER_URL") or broker_url(database)
+    prepare(url, queue)
     port = free_port()
     env = environment(
-        **{**broker, "KOTLIK_QUEUE": queue},
+        DATABASE_URL=database,
+        CELERY_BROKER_URL=url,
+        KOTLIK_QUEUE=queue,
         KOTLIK_WORKER_METRICS_PORT=str(port),
         KOTLIK_METRICS_TOKEN=TOKEN,
         KOTLIK_LOG_FORMAT="json",
