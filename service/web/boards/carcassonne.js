@@ -465,11 +465,16 @@ function magicTargets(actions, ctx, st, at, w, rerender) {
   if (figures.length > 1) {
     choices.push(h("span", {}, w.figure));
     for (const f of figures) {
+      // a choice that narrows (data-select): the board's first thing to act on in this step, and
+      // once picked, the focus goes on to that figure's first feature, not to <body>
       choices.push(h("button", {
-        type: "button", class: "cc-choice cc-figure-choice", "data-figure": f, "aria-pressed": String(f === figure),
-        onclick: () => {
+        type: "button", class: "cc-choice cc-figure-choice", "data-figure": f, "data-select": f,
+        "aria-pressed": String(f === figure),
+        onclick: (e) => {
+          const board = e.currentTarget.closest(".board");
           st.figure = f;
           rerender();
+          if (board) setTimeout(() => (board.querySelector(`.cc-target-${f}`) || board).focus(), 0);
         },
       }, ctx.name(ctx.catalog.figures[f])));
     }
