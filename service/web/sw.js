@@ -68,19 +68,18 @@ self.addEventListener("push", (event) => {
   })());
 });
 
-self.addEventListener("notificationclick", (event) => {
-  event.notification.close();
-  const url = new URL(event.notification.data?.url || "/", self.location.origin).href;
-  event.waitUntil((async () => {
-    const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-    const tab = open.find((c) => new URL(c.url).origin === self.location.origin);
-    if (tab) {
-      await tab.focus();
-      tab.postMessage({ kotlik: "open", url }); // push.js moves that tab to the game
-      return;
-    }
-    await self.clients.openWindow(url);
-  })());
-});
+self.addEventListener("notificationclick", (event) => event.waitUntil(clicked(event.notification)));
+
+/** A notification clicked: it goes, and a Kotlík tab is focused and moved to its game, or one is
+ * opened there. A tab the browser does not let this worker focus is still moved. */
+async function clicked(shown) {
+  shown.close();
+  const url = new URL(shown.data?.url || "/", self.location.origin).href;
+  const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const tab = open.find((c) => new URL(c.url).origin === self.location.origin);
+  if (!tab) return self.clients.openWindow(url);
+  tab.postMessage({ kotlik: "open", url }); // push.js moves that tab to the game
+  return tab.focus().catch(() => tab);
+}
 // A subscription the browser renews (pushsubscriptionchange) is sent again by the page the next
 // time it opens (push.js compares endpoints): this worker holds no player key to send it with.

@@ -1,5 +1,6 @@
 """Web Push in Chromium (issue 50): the page registers the service worker on any page, the header's
-switch subscribes a player who opts in, and the worker shows a pushed notice in the player's words.
+switch subscribes a player who opts in, the worker shows a pushed notice in the player's words, and
+a click on it takes the player's tab to the game.
 
 Headless Chromium has no push service of its own (Google's, which Chrome reaches with its API
 keys, is not wired into a plain headless Chromium: ``pushManager.subscribe`` fails there with
@@ -192,6 +193,13 @@ def test_the_switch_hands_the_subscription_to_the_server_and_a_turn_is_pushed(we
         assert [(n["title"], n["body"], n["tag"]) for n in shown] == [
             ("Your turn — Kotlík", "Kupferkessel Co.", f"kotlik-{game['id']}")
         ]
+        # Clicked (the worker's handler given the notification shown: a headless browser draws no
+        # notification to click), it goes, and this tab moves to the game.
+        assert not page.evaluate("location.hash").startswith("#/game/")
+        worker = next(w for w in context.service_workers if w.url.endswith("/web/sw.js"))
+        worker.evaluate("async () => clicked((await self.registration.getNotifications())[0])")
+        page.wait_for_function(f"location.hash === '#/game/{game['id']}'", timeout=10_000)
+        assert page.evaluate(_NOTIFICATIONS) == []
 
         page.click("[data-testid=push-toggle]")
         page.wait_for_selector("[data-testid=push-toggle][aria-pressed=false]")
