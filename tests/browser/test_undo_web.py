@@ -28,6 +28,11 @@ def _click_action(page: Any, web: Web, game: dict[str, Any], seat: int, kind: st
     page.click(f"[data-testid=action-button][data-index='{index}']")
 
 
+def _next_is(web: Web, game: dict[str, Any], seat: int, kind: str) -> bool:
+    actions = web.api.seat(game["seats"][seat]["token"]).get(game_path(game, "/actions")).body
+    return bool(actions) and actions[0]["type"] == kind
+
+
 def test_a_move_is_taken_back_and_a_final_one_is_asked_about(web: Web, new_page: Any) -> None:
     game = create(web.api, "carcassonne", [{"name": "Alena"}, {"name": "Boris"}])
     seat = web.api.get(game_path(game)).body["to_move"][0]
@@ -54,6 +59,9 @@ def test_a_move_is_taken_back_and_a_final_one_is_asked_about(web: Web, new_page:
     start = board_version(page)
     _click_action(page, web, game, seat, "place_tile")
     placed = wait_for_version(page, start)
+    if _next_is(web, game, seat, "place_magic"):  # the tile bore the mage symbol: the figure first
+        _click_action(page, web, game, seat, "place_magic")
+        placed = wait_for_version(page, placed)
     asked: list[str] = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
     _click_action(page, web, game, seat, "pass")
