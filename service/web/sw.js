@@ -81,5 +81,6 @@ async function clicked(shown) {
   tab.postMessage({ kotlik: "open", url }); // push.js moves that tab to the game
   return tab.focus().catch(() => tab);
 }
+
 // A subscription the browser renews (pushsubscriptionchange) is sent again by the page the next
 // time it opens (push.js compares endpoints): this worker holds no player key to send it with.
