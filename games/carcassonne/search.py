@@ -12,12 +12,17 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from games.carcassonne import scoring, tiles, views
+from games.carcassonne import bots, scoring, tiles, views
 from games.interface import Rules, State
 from games.search import FastRng, Searchable, standing
 
 #: Iterations a move: ≤ ~200 ms of one core (bench/strength.py prints the time per move).
-ITERATIONS = 480
+ITERATIONS = 40
+#: Commands the default bot plays for every seat after the root's (about one round of three
+#: seats: the seat's follower, then each rival's tile and follower), before :func:`evaluate` judges.
+PLAYOUT = 7
+#: How many of the default bot's best commands the root weighs (of up to a hundred placements).
+WIDTH = 4
 #: Points that make the odds of winning e:1 in a cut-off playout's evaluation.
 SCALE = 8.0
 #: What a follower still in the supply is worth while the pack lasts.
@@ -46,12 +51,14 @@ def determinize(view: Mapping[str, Any], rng: FastRng) -> State:
 
 
 def evaluate(state: State) -> Sequence[float]:
-    """Each seat's standing from the points it holds, the points its followers would score were
-    the game to end now (as the final scoring counts them), and its followers still to place."""
+    """Each seat's standing from the points it holds, what the features it leads are likely to
+    bring (the default bot's :func:`~games.carcassonne.bots.estimate`, so the search and its
+    policy judge a feature alike), and its followers still to place."""
+    estimated = {**state, "pack_size": len(state["remaining"])}
     points = [float(sum(parts.values())) for parts in state["scores"]]
     for fid, rec in state["features"].items():
         if rec["followers"] and (rec["open"] > 0 or rec["kind"] == "field"):
-            value = scoring.points(state, fid)
+            value = bots.estimate(estimated, fid)
             for seat in scoring.majority(rec):
                 points[seat] += value
     if len(state["remaining"]) > 10:
@@ -65,4 +72,14 @@ def searchable() -> Searchable:
     import games.carcassonne as rules  # the package, complete by the time a bot moves
 
     engine: Rules = rules
-    return Searchable(engine, determinize, evaluate, ITERATIONS, playout=0)
+    return Searchable(
+        engine,
+        determinize,
+        evaluate,
+        ITERATIONS,
+        PLAYOUT,
+        policy=engine.BOTS["default"],
+        depth=1,
+        appraise=bots.appraise,
+        width=WIDTH,
+    )

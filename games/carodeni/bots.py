@@ -1,5 +1,7 @@
-"""Bots: ``random``; ``default``, a greedy heuristic for any seat of a multiplayer game; and
-``ostara``, whose every choice is made by the automaton inside ``decide`` (her one command)."""
+"""Bots: ``random``; ``default``, a greedy heuristic for any seat of a multiplayer game; ``strong``,
+the search of :mod:`games.search` over what the seat may see (``search.py`` here lends it what it
+needs), with ``default`` playing the others; and ``ostara``, whose every choice is made by the
+automaton inside ``decide`` (her one command)."""
 
 from __future__ import annotations
 
@@ -8,8 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.carodeni import content
+from games.carodeni.search import searchable
 from games.interface import Bot, Command
 from games.rng import Rng
+from games.search import bot
 
 
 def random_bot(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Command:
@@ -106,8 +110,9 @@ def default_bot(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Co
     return top[0] if len(top) == 1 else rng.choice(top)
 
 
-# ``strong`` is not offered here yet: the search (search.py here lends it all it needs, and its tests
-# run) lost every measured game to ``default`` (docs/strength.md); its evaluation cut-off does not yet
-# see what a witch or a potion in hand is worth. Offer it (``bot(searchable)`` from games.search)
-# once bench/strength.py shows it beats ``default``.
-BOTS: dict[str, Bot] = {"random": random_bot, "default": default_bot, "ostara": ostara_bot}
+BOTS: dict[str, Bot] = {
+    "random": random_bot,
+    "default": default_bot,
+    "strong": bot(searchable),
+    "ostara": ostara_bot,
+}

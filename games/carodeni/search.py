@@ -23,7 +23,9 @@ from games.interface import Rules, State
 from games.search import FastRng, Searchable, standing
 
 #: Iterations a move: ≤ ~200 ms of one core (bench/strength.py prints the time per move).
-ITERATIONS = 500
+ITERATIONS = 50
+#: Commands the default bot plays for every seat after the root's, before :func:`evaluate` judges.
+PLAYOUT = 20
 #: Points that make the odds of winning e:1 in a cut-off playout's evaluation.
 SCALE = 5.0
 #: How much of a held potion's points its gathered ingredients count for (times the share gathered,
@@ -138,4 +140,6 @@ def searchable() -> Searchable:
     import games.carodeni as rules  # the package, complete by the time a bot moves
 
     engine: Rules = rules
-    return Searchable(engine, determinize, evaluate, ITERATIONS, playout=0)
+    return Searchable(
+        engine, determinize, evaluate, ITERATIONS, PLAYOUT, policy=engine.BOTS["default"], depth=1
+    )

@@ -19,7 +19,9 @@ from games.kupferkessel.scoring import breakdown
 from games.search import FastRng, Searchable, standing
 
 #: Iterations a move: ≤ ~200 ms of one core (bench/strength.py prints the time per move).
-ITERATIONS = 1200
+ITERATIONS = 100
+#: Commands the default bot plays for every seat after the root's, before :func:`evaluate` judges.
+PLAYOUT = 16
 #: Points that make the odds of winning e:1 in a cut-off playout's evaluation.
 SCALE = 6.0
 
@@ -78,4 +80,6 @@ def searchable() -> Searchable:
     import games.kupferkessel as rules  # the package, complete by the time a bot moves
 
     engine: Rules = rules
-    return Searchable(engine, determinize, evaluate, ITERATIONS, playout=0)
+    return Searchable(
+        engine, determinize, evaluate, ITERATIONS, PLAYOUT, policy=engine.BOTS["default"], depth=1
+    )

@@ -23,7 +23,9 @@ from games.skodakouzla.bots import _table, _value, _worth
 from games.skodakouzla.setup import _number_cards
 
 #: Iterations a move: ≤ ~200 ms of one core (bench/strength.py prints the time per move).
-ITERATIONS = 480
+ITERATIONS = 150
+#: Commands the default bot plays for every seat after the root's, before :func:`evaluate` judges.
+PLAYOUT = 16
 #: How much of the default bot's table worth makes the odds of winning e:1.
 SCALE = 10.0
 #: What the cards a wizard owns (its deck's quality, by the default bot's worth of a card) add.
@@ -84,4 +86,6 @@ def searchable() -> Searchable:
     import games.skodakouzla as rules  # the package, complete by the time a bot moves
 
     engine: Rules = rules
-    return Searchable(engine, determinize, evaluate, ITERATIONS, playout=0)
+    return Searchable(
+        engine, determinize, evaluate, ITERATIONS, PLAYOUT, policy=engine.BOTS["default"], depth=1
+    )

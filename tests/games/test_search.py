@@ -100,9 +100,49 @@ def test_every_move_is_legal(game_id: str) -> None:
             assert search(lent, game.view(state, seat), actions, Rng(b"legal", f"bot:v{i}")) in actions
 
 
+@pytest.mark.parametrize("game_id", SEARCHED)
+def test_a_tree_of_any_depth_plays_legal_moves_the_same_each_time(game_id: str) -> None:
+    """Without a depth bound the tree grows below the root over every seat's commands (with
+    ISMCTS's availability counts) and random playouts: still a legal command, the same when asked
+    twice."""
+    game = games.load(game_id)
+    lent = dataclasses.replace(
+        _lender(game_id).searchable(), depth=None, policy=None, playout=2, iterations=60
+    )
+    seats, options = SETTINGS[game_id][0]
+    for i, state in enumerate(_positions(game, seats, options, f"tree-{game_id}".encode())):
+        seat = game.to_move(state)[0]
+        view, actions = game.view(state, seat), game.legal_actions(state, seat)
+        moves = [search(lent, view, actions, Rng(b"tree", f"bot:v{i}")) for _ in range(2)]
+        assert moves[0] in actions and moves[0] == moves[1], i
+
+
+@pytest.mark.parametrize("game_id", [g for g in SEARCHED if _lender(g).searchable().width])
+def test_the_root_weighs_only_the_commands_the_game_values_most(game_id: str) -> None:
+    """With ``width``, the move is one of the ``width`` commands the game's ``appraise`` values most
+    (a placement no one would play is never searched, so the budget is not spread over it)."""
+    game = games.load(game_id)
+    # two iterations: were the root not narrowed, they would try the first two commands listed
+    lent = dataclasses.replace(_lender(game_id).searchable(), iterations=2)
+    assert lent.appraise is not None and lent.width is not None
+    seats, options = SETTINGS[game_id][0]
+    narrowed = 0
+    for n in range(4):
+        for i, state in enumerate(_positions(game, seats, options, f"width-{game_id}-{n}".encode())):
+            seat = game.to_move(state)[0]
+            view, actions = game.view(state, seat), game.legal_actions(state, seat)
+            if len(actions) <= lent.width:
+                continue
+            values = lent.appraise(view, actions)
+            chosen = search(lent, view, actions, Rng(b"width", f"bot:v{i}"))
+            assert values[actions.index(chosen)] >= sorted(values, reverse=True)[lent.width - 1], (n, i)
+            narrowed += 1
+    assert narrowed >= 4, "too few positions had more commands than the root weighs"
+
+
 @pytest.mark.parametrize("game_id", OFFERED)
 def test_the_search_beats_random(game_id: str) -> None:
-    """A small fixed-seed match, seats rotated, the search on a tenth of its budget (to keep CI to
+    """A small fixed-seed match, seats rotated, the search on a small budget (to keep CI to
     seconds): it wins far more than its 1/N share, or the search has stopped working."""
     game = games.load(game_id)
     lent = dataclasses.replace(_lender(game_id).searchable(), iterations=SMALL_BUDGET)
