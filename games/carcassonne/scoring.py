@@ -51,9 +51,10 @@ def completed_cities(s: dict[str, Any], rec: Rec) -> list[str]:
     return out
 
 
-def points(s: dict[str, Any], fid: str) -> int:
-    """What each majority holder of ``fid`` scores, magic figures applied."""
-    rec = s["features"][fid]
+def points(s: dict[str, Any], fid: str, rec: Rec | None = None) -> int:
+    """What each majority holder of ``fid`` scores, magic figures applied (``rec``: the feature as it
+    would be, for a bot weighing a follower it has not placed)."""
+    rec = s["features"][fid] if rec is None else rec
     p = base_points(s, rec)
     if rec["kind"] in ("road", "city"):
         fig = figure_on(s, fid)

@@ -25,8 +25,6 @@ PLAYOUT = 7
 WIDTH = 4
 #: Points that make the odds of winning e:1 in a cut-off playout's evaluation.
 SCALE = 8.0
-#: What a follower still in the supply is worth while the pack lasts.
-FOLLOWER = 1.0
 
 #: The state's parts a view shows as they are: the public table and the scores.
 _TABLE = (*views.PUBLIC, "scores")
@@ -51,20 +49,29 @@ def determinize(view: Mapping[str, Any], rng: FastRng) -> State:
 
 
 def evaluate(state: State) -> Sequence[float]:
-    """Each seat's standing from the points it holds, what the features it leads are likely to
-    bring (the default bot's :func:`~games.carcassonne.bots.estimate`, so the search and its
-    policy judge a feature alike), and its followers still to place."""
-    estimated = {**state, "pack_size": len(state["remaining"])}
+    """Each seat's standing from what it holds (:func:`holdings`)."""
+    return standing(holdings(state), SCALE)
+
+
+def holdings(state: State) -> list[float]:
+    """Each seat's points, what the features it leads are likely to bring, and the followers in its
+    hand, each at the price the default bot sets on placing it (:func:`~games.carcassonne.bots.estimate`,
+    :func:`~games.carcassonne.bots.follower_price`).
+
+    The search and its policy thus judge a feature and a follower alike. A hand valued at less than
+    those prices made the search place followers the default bot would keep, and run out of them
+    (docs/strength.md has the trials)."""
+    pack_size = len(state["remaining"])
+    estimated = {**state, "pack_size": pack_size}
     points = [float(sum(parts.values())) for parts in state["scores"]]
     for fid, rec in state["features"].items():
         if rec["followers"] and (rec["open"] > 0 or rec["kind"] == "field"):
             value = bots.estimate(estimated, fid)
             for seat in scoring.majority(rec):
                 points[seat] += value
-    if len(state["remaining"]) > 10:
-        for seat, left in enumerate(state["supply"]):
-            points[seat] += FOLLOWER * min(left, 4)
-    return standing(points, SCALE)
+    for seat, left in enumerate(state["supply"]):
+        points[seat] += sum(bots.follower_price(k, pack_size) for k in range(1, left + 1))
+    return points
 
 
 @cache

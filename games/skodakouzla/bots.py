@@ -35,7 +35,7 @@ def random_bot(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Com
 # --- default -----------------------------------------------------------------------------------
 
 
-def _table(view: Mapping[str, Any]) -> State:
+def table(view: Mapping[str, Any]) -> State:
     """A state holding exactly what the view shows; hidden hands and decks are empty."""
     cards_of: dict[str, str] = {}
     players = []
@@ -101,7 +101,7 @@ def _table(view: Mapping[str, Any]) -> State:
     }
 
 
-def _worth(state: State, seat: int) -> float:
+def worth(state: State, seat: int) -> float:
     """How good the table is for ``seat``: lives, curses, creatures ready to fight."""
     if state["phase"] == "over":
         return 1000.0 if state["winner"] == seat else -1000.0
@@ -122,12 +122,12 @@ def _best(state: State, seat: int, options: list[Command], rng: Rng) -> Command:
     scored = []
     for cmd in options:
         after = simulate(state, seat, cmd, Rng(b"default-bot", "lookahead"))
-        scored.append((_worth(after, seat), cmd))
+        scored.append((worth(after, seat), cmd))
     top = max(v for v, _ in scored)
     return rng.choice([c for v, c in scored if v >= top - 1e-9])
 
 
-def _value(card_id: str) -> float:
+def card_value(card_id: str) -> float:
     """A rough worth of laying a card, for choosing what to lay and what to buy."""
     c = card(card_id)
     if is_attack_spell(c):
@@ -152,7 +152,7 @@ def default_bot(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Co
     seat = view["seat"]
     kinds = {a["type"] for a in actions}
     if "resolve" in kinds:
-        return _best(_table(view), seat, [a for a in actions if a["type"] == "resolve"], rng)
+        return _best(table(view), seat, [a for a in actions if a["type"] == "resolve"], rng)
     if view["phase"] == "colour":
         return _colour(view, actions)
     return _main(view, actions, rng)
@@ -165,7 +165,7 @@ def _colour(view: Mapping[str, Any], actions: list[Command]) -> Command:
     removes = [a for a in actions if a["type"] == "remove_card"]
     if removes:
         discard = {c["uid"]: c["card"] for c in view["players"][view["seat"]]["discard"]}
-        return min(removes, key=lambda a: (_value(discard[a["card"]]), a["card"]))
+        return min(removes, key=lambda a: (card_value(discard[a["card"]]), a["card"]))
     return {"type": "end_phase"}
 
 
@@ -177,19 +177,19 @@ def _main(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Command:
     plan = _plan(hand, me["magic"], view)
     wanted = [a for a in lays if a["card"] in plan and _useful(view, hand[a["card"]])]
     if wanted:
-        first = max(plan, key=lambda u: (_value(hand[u]), u))
+        first = max(plan, key=lambda u: (card_value(hand[u]), u))
         pick = [a for a in wanted if a["card"] == first] or wanted
-        return _best(_table(view), seat, pick, rng)
+        return _best(table(view), seat, pick, rng)
     spare = [u for u in hand if u not in plan or not _useful(view, hand[u])]
     if spare:
-        return {"type": "turn_into_magic", "card": min(spare, key=lambda u: (_value(hand[u]), u))}
+        return {"type": "turn_into_magic", "card": min(spare, key=lambda u: (card_value(hand[u]), u))}
     buys = [a for a in actions if a["type"] == "buy" and "top" not in a]
     if buys:
         offer = {c["uid"]: c["card"] for c in view["shop"]["offer"]}
         return max(
             buys,
             key=lambda a: (
-                _value(offer[a["card"]])
+                card_value(offer[a["card"]])
                 + 0.5 * card(offer[a["card"]])["cost"]
                 + (1.0 if card(offer[a["card"]])["colour"] == me["colour"] else 0.0),
                 a["card"],
@@ -219,7 +219,7 @@ def _plan(hand: dict[str, str], magic: int, view: Mapping[str, Any]) -> set[str]
     """The cards to lay: best first while the rest, turned into magic, still pays for them."""
     me = view["players"][view["seat"]]
     chosen: set[str] = set()
-    for uid in sorted(hand, key=lambda u: (-_value(hand[u]), u)):
+    for uid in sorted(hand, key=lambda u: (-card_value(hand[u]), u)):
         if not _useful(view, hand[uid]):
             continue
         trial = chosen | {uid}

@@ -19,7 +19,7 @@ from typing import Any
 
 from games.interface import Rules, State
 from games.search import FastRng, Searchable
-from games.skodakouzla.bots import _table, _value, _worth
+from games.skodakouzla.bots import card_value, table, worth
 from games.skodakouzla.setup import _number_cards
 
 #: Iterations a move: ≤ ~200 ms of one core (bench/strength.py prints the time per move).
@@ -35,7 +35,7 @@ DECK = 0.3
 def determinize(view: Mapping[str, Any], rng: FastRng) -> State:
     """A full state agreeing with ``view``: the unseen cards dealt where the view counts them."""
     cards_of, _decks, _shop, unused = _number_cards(2, list(view["shop_colours"]))
-    state = _table(view)
+    state = table(view)
     state["cards"] = cards_of
     state["seats"] = 2
     state["options"] = {**view["options"], "arranged": {} if view["options"]["arranged"] else None}
@@ -68,7 +68,7 @@ def determinize(view: Mapping[str, Any], rng: FastRng) -> State:
 def _owned(state: State, seat: int) -> float:
     p = state["players"][seat]
     uids = [*p["deck"], *p["hand"], *p["discard"], *p["limbo"], *(e["uid"] for e in p["row"])]
-    return sum(_value(state["cards"][u]) for u in uids)
+    return sum(card_value(state["cards"][u]) for u in uids)
 
 
 def evaluate(state: State) -> Sequence[float]:
@@ -77,7 +77,7 @@ def evaluate(state: State) -> Sequence[float]:
     if state["phase"] == "over":
         return [1.0 if state["winner"] == seat else 0.0 for seat in range(2)]
     decks = [_owned(state, seat) for seat in range(2)]
-    lead = [_worth(state, seat) + DECK * (decks[seat] - decks[1 - seat]) for seat in range(2)]
+    lead = [worth(state, seat) + DECK * (decks[seat] - decks[1 - seat]) for seat in range(2)]
     return [1.0 / (1.0 + math.exp(-x / SCALE)) for x in lead]
 
 

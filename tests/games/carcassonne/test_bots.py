@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 import games.carcassonne as game
+from games.carcassonne import bots, search
 from games.rng import Rng
 from games.simulate import play
 
-from .support import apply, new_game, seg, turn
+from .support import apply, fid, new_game, seg, turn
 
 
 def test_both_bots_choose_among_the_legal_actions_in_every_phase() -> None:
@@ -42,6 +43,23 @@ def test_the_default_bot_keeps_its_followers_off_worthless_spots() -> None:
     s, _ = apply(s, s["turn"], {"type": "place_tile", "x": 0, "y": 1, "rotation": 2})  # completes a city of 2
     choice = game.BOTS["default"](game.view(s, 0), game.legal_actions(s, 0), Rng(b"b", "f"))
     assert choice == {"type": "place_follower", "feature": 0}, "a knight that scores at once and returns"
+
+
+def test_the_search_prices_a_follower_in_hand_as_the_default_bot_prices_placing_it() -> None:
+    """Placing a knight moves what the search's evaluation holds for the seat by the city's estimate
+    less the default bot's price of a follower, and nothing for the others: were the hand worth
+    less to the search than to its policy, it would spend followers its policy keeps."""
+    s = new_game(["G.1", "U.1"], seats=3)
+    s, _ = apply(s, 0, {"type": "place_tile", "x": 0, "y": 1, "rotation": 0})  # the start's city, open north
+    placed, _ = apply(s, 0, {"type": "place_follower", "feature": 0})
+    passed, _ = apply(s, 0, {"type": "pass"})
+    city = fid(placed, 0, 1, 0)
+    assert placed["features"][city]["open"] > 0 and placed["supply"][0] == 6
+    worth = bots.estimate({**placed, "pack_size": len(placed["remaining"])}, city)
+    price = bots.follower_price(7, len(placed["remaining"]))
+    gained = [a - b for a, b in zip(search.holdings(placed), search.holdings(passed), strict=True)]
+    assert gained == pytest.approx([worth - price, 0.0, 0.0])
+    assert price > 0 and worth > 0
 
 
 @pytest.mark.slow
