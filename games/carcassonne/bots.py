@@ -33,11 +33,10 @@ def estimate(s: S, fid: str, rec: Rec | None = None) -> float:
     completion bonus too while the pack lasts. ``rec``: the feature as it would be, if not as it is."""
     rec = s["features"][fid] if rec is None else rec
     kind = rec["kind"]
-    if kind == "field":
+    if kind == "field":  # what it scores now, and a point for each open city it touches
         owner, feats = s["owner"], s["features"]
-        cities = {owner[c] for c in rec["cities"]}
-        done = sum(1 for c in cities if feats[c]["open"] == 0)
-        return 3.0 * done + 1.0 * (len(cities) - done)
+        still_open = {owner[c] for c in rec["cities"] if feats[owner[c]]["open"] > 0}
+        return float(scoring.points(s, fid, rec)) + 1.0 * len(still_open)
     if rec["open"] == 0:
         return float(scoring.points(s, fid, rec))
     late = s["pack_size"] < 10
