@@ -21,6 +21,7 @@ import argparse
 import json
 import math
 import statistics
+import sys
 import time
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
@@ -36,6 +37,8 @@ from games.simulate import play
 SEATS = {"kupferkessel": 2, "skodakouzla": 2, "carodeni": 3, "carcassonne": 3}
 #: Options each game is measured with (Carcassonne with Mage & Witch).
 OPTIONS: dict[str, dict[str, Any]] = {"carcassonne": {"mage_witch": True}}
+#: Every so many games, the share so far goes to stderr: a long run stopped part-way leaves figures.
+PROGRESS = 50
 
 
 def _one(job: tuple[str, str, str, int, int]) -> tuple[float, list[float]]:
@@ -117,7 +120,13 @@ def main() -> None:
             for pair in args.pairs.split(","):
                 a, b = pair.split(":")
                 jobs = [(game_id, a, b, seats, i) for i in range(args.games)]
-                results = list(pool.map(_one, jobs, chunksize=4))
+                results = []
+                for result in pool.map(_one, jobs, chunksize=4):
+                    results.append(result)
+                    if len(results) % PROGRESS == 0 and len(results) < len(jobs):
+                        so_far = sum(r for r, _ in results) / len(results)
+                        line = f"  {game_id} {pair}: {len(results)} games, share {so_far:.3f}"
+                        print(line, file=sys.stderr, flush=True)
                 share = sum(r for r, _ in results) / len(results)
                 low, high = wilson(share, len(results))
                 times = sorted(t for _, ts in results for t in ts)

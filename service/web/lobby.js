@@ -100,8 +100,11 @@ async function playerSection(root, kinds) {
     [{ body: me }, { body: games }] = await Promise.all([
       api.get("/players/me", key), api.get("/players/me/games?page_size=50", key),
     ]);
-  } catch {
-    tokens.setPlayerKey(null); // a key this server does not know
+  } catch (error) {
+    // Only the server's 401 says the key is unknown. Anything else (no network, a node failing over,
+    // the page being left mid-request) keeps the key: it is shown once, so losing it loses the player.
+    if (error?.status !== 401) throw error;
+    tokens.setPlayerKey(null);
     return h("section", { "data-testid": "player" }, h("p", { class: "problem" }, t("unknownKey")));
   }
   const sorted = [...games.filter((g) => g.your_turn), ...games.filter((g) => !g.your_turn)];

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 from browserui import BOARD, create, invite, open_seat, status
@@ -65,3 +66,44 @@ def test_a_player_key_lists_the_players_games_and_plays_their_seat(web: Web, new
     page.wait_for_selector(f"{BOARD}[data-version]")
     assert page.locator("[data-testid=resign]").count() == 1  # the key holds seat 0 here
     assert page.locator(".players li.me").inner_text().startswith("Cyril")
+
+
+#: The lobby's requests for the player: what the test holds back or cuts off.
+_PLAYER = re.compile(r"/api/v1/players/me(/games)?(\?.*)?$")
+
+
+def test_a_player_key_is_forgotten_only_when_the_server_says_it_is_unknown(web: Web, browser: Any) -> None:
+    """The key is shown once, so the lobby keeps it through every failure but the server's 401:
+    the page left while it asks for the player, and no network at all (then it says so and offers
+    to try again). A key the server does not know is forgotten."""
+    key = web.api.post("/api/v1/players", {"name": "Ema"}).body["key"]
+    held = "localStorage.getItem('kotlik.player')"
+    context = browser.new_context()  # not new_page: the page logs the failure it shows, on purpose
+    try:
+        page = context.new_page()
+        page.goto(f"{web.url}/")
+        asked: list[str] = []  # the lobby's requests for the player, held: the page is left mid-request
+        page.route(_PLAYER, lambda route: asked.append(route.request.url))
+        page.evaluate("k => localStorage.setItem('kotlik.player', k)", key)
+        for pages in (1, 2):
+            page.reload()
+            deadline = time.monotonic() + 15
+            while asked.count(f"{web.url}/api/v1/players/me") < pages and time.monotonic() < deadline:
+                page.wait_for_timeout(50)
+            assert asked.count(f"{web.url}/api/v1/players/me") == pages, "the page asked for the player"
+        assert page.evaluate(held) == key
+        page.unroute(_PLAYER)
+        page.route(_PLAYER, lambda route: route.abort("internetdisconnected"))
+        page.reload()
+        page.wait_for_selector("main [role=alert]")
+        assert page.evaluate(held) == key
+        page.unroute(_PLAYER)
+        page.click("main [role=alert] + button")  # "Try again"
+        page.wait_for_selector("[data-testid=player] h2")
+        assert page.inner_text("[data-testid=player] h2").endswith("Ema")
+        page.evaluate("() => localStorage.setItem('kotlik.player', 'no-such-key')")
+        page.reload()
+        page.wait_for_selector("[data-testid=player] .problem")
+        assert page.evaluate(held) is None
+    finally:
+        context.close()
