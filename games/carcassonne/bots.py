@@ -1,6 +1,6 @@
 """Bots: ``random`` (uniform over the legal actions), ``default`` (a one-ply heuristic, whose
 :func:`appraise` of every command, :func:`estimate` of a feature and :func:`follower_price` the
-search also uses); ``search.py`` here lends the search (:mod:`games.search`) what it needs.
+search also uses) and ``strong`` (:mod:`games.search`, which ``search.py`` here lends what it needs).
 
 The default bot values each feature it might touch as the points it would bring (completed: what
 it scores now; incomplete: its end-game value plus a share of the completion bonus), counted for the
@@ -19,6 +19,7 @@ from games.carcassonne import features, scoring, tiles
 from games.carcassonne.features import Rec
 from games.interface import Bot, Command
 from games.rng import Rng
+from games.search import search
 
 S = dict[str, Any]
 
@@ -192,8 +193,11 @@ def default_bot(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Co
     return rng.choice([a for v, a in zip(values, actions, strict=True) if v >= best - 1e-9])
 
 
-# ``strong`` is not offered here yet: the search (search.py here lends it all it needs, and its tests
-# run) has no measurement of 500 games against two ``default`` bots yet. With the hand of followers
-# valued at ``follower_price`` it won 0.575 of a 40-game trial (docs/strength.md); offer it (as
-# Škoda kouzla does) once bench/strength.py shows it meets the floor.
-BOTS: dict[str, Bot] = {"random": random_bot, "default": default_bot}
+def _strong(view: Mapping[str, Any], actions: list[Command], rng: Rng) -> Command:
+    """IS-MCTS over the seat's information set (games/search.py)."""
+    from games.carcassonne.search import searchable  # it builds on this module's estimates
+
+    return search(searchable(), view, actions, rng)
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "default": default_bot, "strong": _strong}

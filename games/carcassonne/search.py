@@ -17,7 +17,7 @@ from games.interface import Rules, State
 from games.search import FastRng, Searchable, standing
 
 #: Iterations a move: ≤ ~200 ms of one core (bench/strength.py prints the time per move).
-ITERATIONS = 40
+ITERATIONS = 33
 #: Commands the default bot plays for every seat after the root's (about one round of three
 #: seats: the seat's follower, then each rival's tile and follower), before :func:`evaluate` judges.
 PLAYOUT = 7
