@@ -63,8 +63,12 @@ def test_two_browsers_seek_the_same_game_are_paired_and_play_a_move(web: Web, ne
     first.wait_for_timeout(800)  # longer than the old poll's 700 ms: a poll would show here
     before = len(asked)
     second.click("[data-testid=seek-go]")
-    for page, _ in pages:  # the waiting page hears of the pairing by itself
-        page.wait_for_url(lambda url: "#/game/" in url)
+    for which, (page, _) in enumerate(pages):  # the waiting page hears of the pairing by itself
+        try:
+            page.wait_for_url(lambda url: "#/game/" in url)
+        except Exception as e:  # what each page shows says which one stayed, and why
+            shown = [(p.url, p.inner_text("main")[:300]) for p, _ in pages]
+            raise AssertionError(f"page {which} did not open the game: {shown}") from e
         page.wait_for_selector(f"{BOARD}[data-version]")
     paired_at = second.evaluate(ANSWERED, "/api/v1/seeks")
     seen_at = first.evaluate("() => window.__changed")
