@@ -1,7 +1,7 @@
 """How strong each bot level is: seeded, seat-rotated matches between levels, in parallel processes.
 
     python bench/strength.py [--games 200] [--game kupferkessel] [--pairs strong:default,default:random]
-                             [--seats 3] [--procs 2]
+                             [--seats 3] [--procs 2] [--record [--first 500]]
 
 For each game and pair ``a:b`` it plays ``--games`` games, seed ``i`` for game ``i``, with ``a`` at
 seat ``i mod seats`` and ``b`` at every other seat (so a 3-player match is ``a`` against two ``b``),
@@ -13,6 +13,11 @@ else the machine runs). Same arguments, same figures (but the times): the seeds 
 iteration budgets decide every game. A benchmark, not a test: nothing is asserted; the figures go
 to ``docs/strength.md``, and with ``--record`` into ``seeds/<game>/strength.json``, the data the
 catalog lists with each level (``games/levels.py``).
+
+A long match may be played in parts, as no session has the hours a 1,000-game one takes: with
+``--first N --record`` the games ``N`` on extend the recorded games ``0 … N-1`` of the same pair
+(the same seeds a single run would play, so the same games). Its times are then the larger of the
+two parts' medians and p99s, each an upper bound of the whole's.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ SEATS = {"kupferkessel": 2, "skodakouzla": 2, "carodeni": 3, "carcassonne": 3}
 OPTIONS: dict[str, dict[str, Any]] = {"carcassonne": {"mage_witch": True}}
 #: Every so many games, the share so far goes to stderr: a long run stopped part-way leaves figures.
 PROGRESS = 50
+#: Where ``--record`` stores the figures, a file a game.
+SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 
 
 def _one(job: tuple[str, str, str, int, int]) -> tuple[float, list[float]]:
@@ -90,9 +97,21 @@ def elo(share: float, seats: int) -> float:
     return 400 * math.log10((share / (1 - share)) / (base / (1 - base)))
 
 
+def _path(game_id: str) -> Path:
+    return SEEDS / game_id / "strength.json"
+
+
+def _stored(game_id: str, bot: str) -> list[dict[str, Any]]:
+    path = _path(game_id)
+    stored: dict[str, list[dict[str, Any]]] = (
+        json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    )
+    return stored.get(bot, [])
+
+
 def _record(game_id: str, bot: str, figures: dict[str, Any]) -> None:
     """Store one match's figures for ``bot``, replacing an earlier one against the same opponent."""
-    path = Path(__file__).resolve().parent.parent / "seeds" / game_id / "strength.json"
+    path = _path(game_id)
     stored = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     kept = [
         f for f in stored.get(bot, []) if (f["against"], f["seats"]) != (figures["against"], figures["seats"])
@@ -101,7 +120,68 @@ def _record(game_id: str, bot: str, figures: dict[str, Any]) -> None:
     path.write_text(json.dumps(stored, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def main() -> None:
+def _wins(figures: Mapping[str, Any]) -> float:
+    """The wins a record holds (a shared win counted in part). Records before ``wins`` was stored
+    give it from the share, which is exact for two seats up to 500 games (wins in halves, the
+    share to three decimals)."""
+    if "wins" in figures:
+        return float(figures["wins"])
+    if figures["seats"] != 2 or figures["games"] > 500:
+        raise SystemExit("the recorded match stores no wins: play it again from game 0")
+    return round(figures["share"] * figures["games"] * 2) / 2
+
+
+def _figures(
+    against: str, seats: int, games_played: int, wins: float, median: float, p99: float
+) -> dict[str, Any]:
+    """A match's figures as the catalog stores them."""
+    share = wins / games_played
+    low, high = wilson(share, games_played)
+    return {
+        "against": against,
+        "seats": seats,
+        "games": games_played,
+        "wins": round(wins, 4),
+        "share": round(share, 3),
+        "low": round(low, 3),
+        "high": round(high, 3),
+        "elo": round(elo(share, seats)),
+        "median_ms": round(median, 1),
+        "p99_ms": round(p99, 1),
+    }
+
+
+def _extended(game_id: str, bot: str, part: dict[str, Any], first: int) -> dict[str, Any]:
+    """The recorded games ``0 … first-1`` of the same pair, and ``part``, the games from ``first`` on."""
+    earlier = [
+        f for f in _stored(game_id, bot) if (f["against"], f["seats"]) == (part["against"], part["seats"])
+    ]
+    if not earlier or earlier[0]["games"] != first:
+        held = f"{earlier[0]['games']} games" if earlier else "none"
+        raise SystemExit(f"--first {first} extends a recorded match of {first} games; recorded: {held}")
+    before = earlier[0]
+    return _figures(
+        part["against"],
+        part["seats"],
+        first + part["games"],
+        _wins(before) + part["wins"],
+        max(before["median_ms"], part["median_ms"]),
+        max(before["p99_ms"], part["p99_ms"]),
+    )
+
+
+def _line(game_id: str, pair: str, figures: Mapping[str, Any]) -> str:
+    seats, share = figures["seats"], figures["wins"] / figures["games"]
+    spread = (elo(figures["high"], seats) - elo(figures["low"], seats)) / 2
+    interval = f"{figures['low']:.3f}–{figures['high']:.3f}"
+    return (
+        f"{game_id:<14}{seats:>6}{pair:>18}{figures['games']:>7}{share:>8.3f}"
+        f"{interval:>16}{share * seats:>7.2f}{elo(share, seats):>7.0f}{spread:>5.0f}"
+        f"{figures['median_ms']:>11.1f}{figures['p99_ms']:>8.1f}"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--game", choices=games.known())
@@ -111,7 +191,10 @@ def main() -> None:
     parser.add_argument(
         "--record", action="store_true", help="store the figures in seeds/<game>/strength.json"
     )
-    args = parser.parse_args()
+    parser.add_argument(
+        "--first", type=int, default=0, help="the first game's number (with --record: extend games 0 … N-1)"
+    )
+    args = parser.parse_args(argv)
     head = f"{'game':<14}{'seats':>6}{'pair':>18}{'games':>7}{'share':>8}{'95% CI':>16}{'×1/N':>7}"
     print(head + f"{'Elo':>7}{'±':>5}{'median ms':>11}{'p99 ms':>8}", flush=True)
     with ProcessPoolExecutor(args.procs) as pool:
@@ -119,7 +202,7 @@ def main() -> None:
             seats = args.seats or SEATS.get(game_id, 2)
             for pair in args.pairs.split(","):
                 a, b = pair.split(":")
-                jobs = [(game_id, a, b, seats, i) for i in range(args.games)]
+                jobs = [(game_id, a, b, seats, i) for i in range(args.first, args.first + args.games)]
                 results = []
                 for result in pool.map(_one, jobs, chunksize=4):
                     results.append(result)
@@ -127,23 +210,18 @@ def main() -> None:
                         so_far = sum(r for r, _ in results) / len(results)
                         line = f"  {game_id} {pair}: {len(results)} games, share {so_far:.3f}"
                         print(line, file=sys.stderr, flush=True)
-                share = sum(r for r, _ in results) / len(results)
-                low, high = wilson(share, len(results))
                 times = sorted(t for _, ts in results for t in ts)
                 median = statistics.median(times) * 1000 if times else 0.0
                 p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000 if times else 0.0
-                spread = (elo(high, seats) - elo(low, seats)) / 2
-                interval = f"{low:.3f}–{high:.3f}"
-                print(
-                    f"{game_id:<14}{seats:>6}{pair:>18}{len(results):>7}{share:>8.3f}"
-                    f"{interval:>16}{share * seats:>7.2f}{elo(share, seats):>7.0f}{spread:>5.0f}"
-                    f"{median:>11.1f}{p99:>8.1f}",
-                    flush=True,
-                )
+                figures = _figures(b, seats, len(results), sum(r for r, _ in results), median, p99)
+                print(_line(game_id, pair, figures), flush=True)
+                if args.record and args.first:
+                    figures = _extended(game_id, a, figures, args.first)
+                    print(
+                        _line(game_id, pair, figures) + f"  (games 0–{args.first + args.games - 1})",
+                        flush=True,
+                    )
                 if args.record:
-                    figures = {"against": b, "seats": seats, "games": len(results), "share": round(share, 3)}
-                    figures |= {"low": round(low, 3), "high": round(high, 3), "elo": round(elo(share, seats))}
-                    figures |= {"median_ms": round(median, 1), "p99_ms": round(p99, 1)}
                     _record(game_id, a, figures)
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from games.interface import Rules, State
 from games.search import FastRng, Searchable
 from games.skodakouzla.bots import card_value, table, worth
-from games.skodakouzla.setup import _number_cards
+from games.skodakouzla.setup import number_cards
 
 #: Iterations a move: ≤ ~200 ms of one core (bench/strength.py prints the time per move).
 ITERATIONS = 150
@@ -34,7 +34,7 @@ DECK = 0.3
 
 def determinize(view: Mapping[str, Any], rng: FastRng) -> State:
     """A full state agreeing with ``view``: the unseen cards dealt where the view counts them."""
-    cards_of, _decks, _shop, unused = _number_cards(2, list(view["shop_colours"]))
+    cards_of, _decks, _shop, unused = number_cards(2, list(view["shop_colours"]))
     state = table(view)
     state["cards"] = cards_of
     state["seats"] = 2

@@ -97,11 +97,10 @@ def _shop_colours(two: Any, rng: Rng) -> list[str]:
     return list(COLOURS)
 
 
-def _number_cards(
-    seats: int, kept: list[str]
-) -> tuple[dict[str, str], list[list[str]], list[str], list[str]]:
+def number_cards(seats: int, kept: list[str]) -> tuple[dict[str, str], list[list[str]], list[str], list[str]]:
     """Every card gets a uid (``p0.01`` a starter card, ``s01`` a shop card): the uid→card map, each
-    seat's deck, the shop and the shop cards of colours not in play."""
+    seat's deck, the shop and the shop cards of colours not in play. Public: the search
+    (``search.py``) numbers the cards a view does not show the same way, to deal them."""
     cards_of: dict[str, str] = {}
     decks: list[list[str]] = []
     for seat in range(seats):
@@ -136,7 +135,7 @@ def setup(options: Mapping[str, Any], seats: int, rng: Rng) -> list[Event]:
         raise InvalidOptions("Škoda kouzla is a duel for exactly 2 players")
     opts = normalize(options)
     kept = _shop_colours(opts["two_colours"], rng)
-    cards_of, decks, shop, unused = _number_cards(seats, kept)
+    cards_of, decks, shop, unused = number_cards(seats, kept)
     arranged = opts["arranged"] or {}
     started: Event = {
         "type": "GameStarted",

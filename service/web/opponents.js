@@ -68,6 +68,9 @@ export async function show(root, signal) {
   const kinds = Object.fromEntries(catalog.map((g) => [g.game, g]));
   const { body: profile } = await api.get(`/players/${me.id}`);
   const boards = await Promise.all(catalog.map((g) => api.get(`/ratings/${g.game}?page_size=10`).then((r) => [g, r.body])));
+  // The reader went elsewhere meanwhile (or switched the language): a newer page owns `root`, and
+  // this one's forms, whose waits end with `signal`, would never open a paired game.
+  if (signal.aborted) return;
   const status = h("p", { class: "notice", "data-testid": "seek-status", role: "status" });
   root.replaceChildren(
     h("h1", {}, w("title")),

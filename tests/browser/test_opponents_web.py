@@ -91,6 +91,46 @@ def test_two_browsers_seek_the_same_game_are_paired_and_play_a_move(web: Web, ne
     wait_for_version(other, before)
 
 
+def test_a_page_still_loading_when_the_reader_moves_on_leaves_the_newer_page_alone(
+    web: Web, new_page: Any
+) -> None:
+    """The language switched while the page's leaderboards are still on their way: when they come,
+    the older page must not take the newer one's place: its seek form's wait ended with it, so a
+    seek sent from there, once paired, would never open its game."""
+    page, _ = _player_page(web, new_page)
+    boards = (
+        "() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/ratings/')).length"
+    )
+    before = page.evaluate(boards)
+    kinds = len(web.api.get("/api/v1/catalog").body)  # a leaderboard each
+    held: list[Any] = []  # the older page's leaderboard requests, held until the newer one shows
+
+    def hold(route: Any) -> None:
+        if len(held) < kinds:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/ratings/**", hold)
+    page.select_option("[data-testid=lang]", "pl")  # the older page
+    deadline = time.monotonic() + 15
+    while len(held) < kinds and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert len(held) == kinds, f"the page asked for each leaderboard: {[r.request.url for r in held]}"
+    page.select_option("[data-testid=lang]", "cs")  # the newer page, which loads in full
+    page.wait_for_selector("h1:text-is('Najít soupeře')")
+    for route in held:
+        route.continue_()
+    page.wait_for_function(f"() => ({boards})() >= {before + 2 * kinds}")
+    page.wait_for_timeout(300)  # the older page's last step, had it one: drawing itself over
+    page.select_option("[data-testid=seek-game]", "kupferkessel")
+    page.fill("[data-testid=seek-clock]", "35h")  # a bucket of this test's own
+    page.click("[data-testid=seek-go]")
+    page.wait_for_selector("[data-testid=seek-waiting]")  # the form's wait lives
+    page.click("[data-testid=seek-cancel]")
+    page.wait_for_selector("[data-testid=seek-status]:text-is('Zrušeno.')")
+
+
 def test_an_open_seat_is_taken_in_one_click(web: Web, new_page: Any) -> None:
     creator = web.api.post("/api/v1/players", {"name": f"host-{uuid4().hex[:8]}"}).body
     host = web.api.seat(creator["key"])
