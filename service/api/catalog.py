@@ -9,6 +9,7 @@ from flask_smorest import Blueprint
 
 import games
 from games.levels import levels
+from service.contract.document import OPTIONAL
 
 blp = Blueprint("catalog", __name__, url_prefix="/api/v1/catalog", description="Game content")
 
@@ -17,6 +18,33 @@ NAMES = {
     "type": "object",
     "additionalProperties": {"type": "string"},
     "description": "by language: cs, pl, en",
+}
+#: One match ``bench/strength.py --record`` stored for a level (``seeds/<game>/strength.json``).
+MATCH = {
+    "type": "object",
+    "description": "a measured match: the level at one seat, `against` at every other",
+    "properties": {
+        "against": {"type": "string", "description": "the other seats' level"},
+        "seats": {"type": "integer"},
+        "games": {"type": "integer"},
+        "wins": {"type": "number", "description": "a shared win counted in part", OPTIONAL: True},
+        "share": {"type": "number", "description": "wins per game; an equal player's is 1/seats"},
+        "low": {"type": "number", "description": "the share's 95 % interval (Wilson), its lower end"},
+        "high": {"type": "number", "description": "the interval's upper end"},
+        "elo": {"type": "integer", "description": "the Elo difference the share implies against the field"},
+        "median_ms": {"type": "number", "description": "CPU milliseconds a move, median"},
+        "p99_ms": {"type": "number", "description": "CPU milliseconds a move, 99th percentile"},
+    },
+}
+#: A bot level a seat may be given (``POST /games``' ``{"bot": ...}``).
+LEVEL = {
+    "type": "object",
+    "properties": {
+        "bot": {"type": "string"},
+        "names": NAMES,
+        "descriptions": {**NAMES, "description": "one line, by language: cs, pl, en"},
+        "strength": {"type": "array", "items": MATCH, "description": "empty: not measured"},
+    },
 }
 GAMES = {
     "type": "array",
@@ -32,6 +60,11 @@ GAMES = {
             },
             "rules_version": {"type": "integer"},
             "bots": {"type": "array", "items": {"type": "string"}},
+            "levels": {
+                "type": "array",
+                "items": LEVEL,
+                "description": "the bots in the order they are offered",
+            },
         },
     },
 }

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from contract import Contract
 from httpclient import Client
 
 import games
@@ -64,3 +65,17 @@ def test_the_list_offers_each_bot_level_named_described_and_measured(api: Client
         assert "default" in against, entry["game"]
         measured = against["default"]
         assert measured["games"] > 0 and 0 <= measured["low"] <= measured["share"] <= measured["high"] <= 1
+
+
+def test_the_list_fits_its_document_levels_and_strength_included(api: Client) -> None:
+    """A generated client reads the levels only if the document describes them: it does, each
+    match's figures required (but ``wins``, absent from older records), and the answer fits."""
+    document = api.get("/api/v1/openapi.json").body
+    answer = document["paths"]["/api/v1/catalog"]["get"]["responses"]["200"]["content"]["application/json"]
+    level = answer["schema"]["items"]["properties"]["levels"]["items"]
+    assert set(level["required"]) == {"bot", "names", "descriptions", "strength"}
+    match = level["properties"]["strength"]["items"]
+    assert set(match["properties"]) - set(match["required"]) == {"wins"}
+    seen: list[Any] = []
+    Client(api.base, seen=seen).get("/api/v1/catalog")
+    assert Contract(document).errors(*seen[0]) == []
