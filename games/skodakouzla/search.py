@@ -22,8 +22,9 @@ from games.search import FastRng, Searchable
 from games.skodakouzla.bots import card_value, table, worth
 from games.skodakouzla.setup import number_cards
 
-#: Iterations a move: ≤ ~200 ms of one core (bench/strength.py prints the time per move).
-ITERATIONS = 150
+#: Iterations a move: ≤ ~200 ms of one core of the slower machines too; 150 took longer on some
+#: (docs/strength.md, "Škoda kouzla").
+ITERATIONS = 120
 #: Commands the default bot plays for every seat after the root's, before :func:`evaluate` judges.
 PLAYOUT = 16
 #: How much of the default bot's table worth makes the odds of winning e:1.
