@@ -27,7 +27,8 @@ rollout algorithm of Tesauro and Galperin (1996), over the seat's information se
 any machine and under any load: a bot's rng is labelled by the game's version, so a redelivered
 bot task, a replay, ``kotlik verify`` and the tests all see the move the game saw, which a clock
 cannot promise. Each game's iteration count is chosen so that a move takes ≤ ~200 ms of one core
-of the reference machine (``bench/strength.py`` prints the median and p99 per move).
+with a margin, since the same count takes longer on a slower machine (``bench/strength.py``
+prints the median and p99 per move; docs/strength.md has them).
 
 Inside the search the engines draw from :class:`FastRng`, a seeded :class:`random.Random` behind
 the :class:`Rng` interface: HMAC-SHA256 per draw costs more than the rest of a playout and the

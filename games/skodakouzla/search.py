@@ -22,8 +22,8 @@ from games.search import FastRng, Searchable
 from games.skodakouzla.bots import card_value, table, worth
 from games.skodakouzla.setup import number_cards
 
-#: Iterations a move: ≤ ~200 ms of one core of the slower machines too; 150 took longer on some
-#: (docs/strength.md, "Škoda kouzla").
+#: Iterations a move (games/search.py: ≤ ~200 ms of a core, with a margin; 150 had none on a
+#: slower machine, docs/strength.md "Škoda kouzla").
 ITERATIONS = 120
 #: Commands the default bot plays for every seat after the root's, before :func:`evaluate` judges.
 PLAYOUT = 16
